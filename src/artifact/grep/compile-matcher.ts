@@ -1,0 +1,68 @@
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { RegexLineMatcher } from './regex-line-matcher.js';
+
+/**
+ * How a pattern is read.
+ *
+ * @example
+ * ```ts
+ * const options: PatternOptions = { fixed: true, ignoreCase: true };
+ * ```
+ */
+export interface PatternOptions {
+  /** Treat the pattern as a literal string (`grep -F`). */
+  fixed?: boolean;
+  /** Case-insensitive (`grep -i`). */
+  ignoreCase?: boolean;
+  /** Milliseconds before a regex scan fails with `E_REGEX_TIMEOUT`. */
+  timeout?: number;
+  signal?: AbortSignal;
+}
+
+const regexSyntax = /[\\^$.|?*+()[\]{}]/;
+const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
+
+/**
+ * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
+ * grep) into the fastest safe matcher: a byte search for literals, a worker-thread regex
+ * otherwise. `.` matches any character of a line, `\r` included. An invalid pattern fails here
+ * with `E_REGEX_INVALID`.
+ *
+ * @example
+ * ```ts
+ * const matcher = compileMatcher('timeout after \\d+ms', { ignoreCase: true, timeout: 5_000 });
+ * ```
+ */
+export function compileMatcher(pattern: string, options: PatternOptions = {}): LineMatcher {
+  const alternatives = pattern.split('\n');
+  const literal = options.fixed || !regexSyntax.test(pattern);
+  const caseMatters =
+    options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
+  if (alternatives.length === 1 && literal && !caseMatters) {
+    return new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
+  }
+  const sources = alternatives.map((alternative) =>
+    options.fixed ? escapeRegex(alternative) : alternative,
+  );
+  const source =
+    sources.length === 1 ? (sources[0] ?? '') : sources.map((s) => `(?:${s})`).join('|');
+  const regex = compileRegex(source, `s${options.ignoreCase ? 'i' : ''}`);
+  const matcherOptions = {
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  return new RegexLineMatcher(regex, matcherOptions);
+}
+
+function compileRegex(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new SpoolforgeError(
+      'E_REGEX_INVALID',
+      `Invalid regular expression /${source}/: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /, '')}`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,213 @@
+import { type LineBlocksOptions, lineBlocks } from '../../spool/line-blocks.js';
+import { newline } from '../../spool/newlines.js';
+import type { LineMatcher } from './line-matcher.js';
+
+/**
+ * What a scan does with the lines it selects, in the order grep prints them.
+ *
+ * @example
+ * ```ts
+ * const sink: GrepSink = {
+ *   line: (bytes, lineNumber, isMatch) => void console.log(lineNumber, isMatch),
+ *   separator: () => console.log('--'),
+ * };
+ * ```
+ */
+export interface GrepSink {
+  /** A selected line (`isMatch`) or a context line, without its `\n`. Return `false` to stop. */
+  line(bytes: Uint8Array, lineNumber: number, isMatch: boolean): boolean | undefined;
+  /** Between two printed groups that are not adjacent, when context was asked for. */
+  separator(): void;
+}
+
+/**
+ * Options for {@link grepScan}; the grep flags, already parsed.
+ *
+ * @example
+ * ```ts
+ * const options: GrepScanOptions = { matcher, maxCount: 5, before: 3, after: 3, context: true };
+ * ```
+ */
+export interface GrepScanOptions extends LineBlocksOptions {
+  matcher: LineMatcher;
+  invert?: boolean;
+  /** Stop after this many selected lines (then print their trailing context, as grep does). */
+  maxCount?: number;
+  before?: number;
+  after?: number;
+  /** Context was asked for (even 0 lines): print separators between groups, as grep does. */
+  context?: boolean;
+  /** Count only; the sink gets no lines. */
+  countOnly?: boolean;
+  /** Track 0-based line numbers; without it, lines are reported as -1 where no walk is needed. */
+  lineNumbers?: boolean;
+  onProgress?: (bytesScanned: number) => void;
+}
+
+/**
+ * The outcome of a {@link grepScan}.
+ *
+ * @example
+ * ```ts
+ * const { matchCount } = await grepScan(chunks, options, sink);
+ * ```
+ */
+export interface GrepScanResult {
+  /** Selected lines (matching, or not matching with `invert`), at most `maxCount`. */
+  matchCount: number;
+  /** The sink asked to stop before the input ended. */
+  stoppedBySink: boolean;
+}
+
+interface Pending {
+  bytes: Uint8Array;
+  lineNumber: number;
+}
+
+/**
+ * Scans a stream of chunks with GNU grep's selection rules: invert, max count with trailing
+ * context, before/after context, and `--` between non-adjacent groups. Lines are located with
+ * byte searches; only a line that straddles two chunks is copied.
+ *
+ * @example
+ * ```ts
+ * const matcher = compileMatcher('ERROR');
+ * const result = await grepScan(readerChunks(reader), { matcher, countOnly: true });
+ * await matcher.dispose();
+ * ```
+ */
+export async function grepScan(
+  chunks: AsyncIterable<Uint8Array>,
+  options: GrepScanOptions,
+  sink?: GrepSink,
+): Promise<GrepScanResult> {
+  const state = new ScanState(options, sink);
+  if (options.maxCount === 0) return state.result();
+  const walk =
+    options.invert === true ||
+    options.lineNumbers === true ||
+    options.context === true ||
+    (options.before ?? 0) > 0 ||
+    (options.after ?? 0) > 0;
+  let scanned = 0;
+  for await (const block of lineBlocks(chunks, options)) {
+    const starts = await options.matcher.matchingLines(block);
+    const keepGoing = walk ? state.walk(block, starts) : state.jump(block, starts);
+    scanned += block.length;
+    options.onProgress?.(scanned);
+    if (!keepGoing) break;
+  }
+  return state.result();
+}
+
+class ScanState {
+  readonly #options: GrepScanOptions;
+  readonly #sink: GrepSink | undefined;
+  readonly #maxCount: number;
+  readonly #before: number;
+  readonly #after: number;
+  #matchCount = 0;
+  #lineNumber = 0;
+  #lastEmitted = -1;
+  #afterRemaining = 0;
+  #maxReached = false;
+  #stoppedBySink = false;
+  #pending: Pending[] = [];
+
+  constructor(options: GrepScanOptions, sink: GrepSink | undefined) {
+    this.#options = options;
+    this.#sink = options.countOnly ? undefined : sink;
+    this.#maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
+    this.#before = options.before ?? 0;
+    this.#after = options.after ?? 0;
+  }
+
+  result(): GrepScanResult {
+    return { matchCount: this.#matchCount, stoppedBySink: this.#stoppedBySink };
+  }
+
+  /** Fast path: no line numbers, no context, no invert; go from match to match. */
+  jump(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    for (let index = 0; index < starts.length; index++) {
+      const start = starts[index] ?? 0;
+      this.#matchCount++;
+      if (this.#sink && !this.#emit(lineAt(block, start), -1, true)) return false;
+      if (this.#matchCount >= this.#maxCount) return false;
+    }
+    return true;
+  }
+
+  /** Visits every line: needed for line numbers, context and invert. */
+  walk(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    let nextMatchIndex = 0;
+    let nextMatch = starts.length > 0 ? (starts[0] ?? -1) : -1;
+    let position = 0;
+    while (position < block.length) {
+      const found = block.indexOf(newline, position);
+      const end = found === -1 ? block.length : found;
+      const isMatch = position === nextMatch;
+      if (isMatch) {
+        nextMatchIndex++;
+        nextMatch = nextMatchIndex < starts.length ? (starts[nextMatchIndex] ?? -1) : -1;
+      }
+      if (!this.#visit(block, position, end, isMatch)) return false;
+      this.#lineNumber++;
+      position = end + 1;
+    }
+    return true;
+  }
+
+  #visit(block: Uint8Array, start: number, end: number, isMatch: boolean): boolean {
+    const lineNumber = this.#lineNumber;
+    if (this.#maxReached) {
+      if (this.#afterRemaining === 0) return false;
+      this.#afterRemaining--;
+      return this.#emit(block.subarray(start, end), lineNumber, false) && this.#afterRemaining > 0;
+    }
+    if (isMatch !== (this.#options.invert === true)) {
+      this.#matchCount++;
+      if (this.#sink) {
+        for (const pending of this.#pending) {
+          if (!this.#emit(pending.bytes, pending.lineNumber, false)) return false;
+        }
+        this.#pending = [];
+        if (!this.#emit(block.subarray(start, end), lineNumber, true)) return false;
+        this.#afterRemaining = this.#after;
+      }
+      if (this.#matchCount >= this.#maxCount) {
+        this.#maxReached = true;
+        return this.#afterRemaining > 0;
+      }
+      return true;
+    }
+    if (!this.#sink) return true;
+    if (this.#afterRemaining > 0) {
+      this.#afterRemaining--;
+      return this.#emit(block.subarray(start, end), lineNumber, false);
+    }
+    if (this.#before > 0) {
+      if (this.#pending.length === this.#before) this.#pending.shift();
+      this.#pending.push({ bytes: block.subarray(start, end), lineNumber });
+    }
+    return true;
+  }
+
+  #emit(bytes: Uint8Array, lineNumber: number, isMatch: boolean): boolean {
+    const sink = this.#sink;
+    if (!sink) return true;
+    if (this.#options.context && this.#lastEmitted >= 0 && lineNumber > this.#lastEmitted + 1) {
+      sink.separator();
+    }
+    this.#lastEmitted = lineNumber;
+    if (sink.line(bytes, lineNumber, isMatch) === false) {
+      this.#stoppedBySink = true;
+      return false;
+    }
+    return true;
+  }
+}
+
+function lineAt(block: Uint8Array, start: number): Uint8Array {
+  const end = block.indexOf(newline, start);
+  return block.subarray(start, end === -1 ? block.length : end);
+}

@@ -1,0 +1,88 @@
+import { abortError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
+import { SpooledArtifact, type SpooledArtifactOptions } from './spooled-artifact.js';
+
+/**
+ * What {@link spool} accepts: text, bytes, or any async iterable of chunks (a Node `Readable`,
+ * a web `ReadableStream`, an async generator).
+ *
+ * @example
+ * ```ts
+ * const source: SpoolSource = fs.createReadStream('build.log');
+ * ```
+ */
+export type SpoolSource = string | Uint8Array | AsyncIterable<Uint8Array | string>;
+
+/**
+ * Options for {@link spool}: where bytes go, and how the artifact is labelled.
+ *
+ * @example
+ * ```ts
+ * const options: SpoolOptions = { memoryThreshold: 1 << 20, name: 'npm test', signal };
+ * ```
+ */
+export interface SpoolOptions
+  extends SpoolWriterOptions,
+    Omit<SpooledArtifactOptions, 'lineIndex' | 'onClose'> {
+  /** Aborting stops reading the source, removes the temp file and rejects with `E_ABORTED`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Streams a source into a spool (memory, then a private temp file past `memoryThreshold`),
+ * building the line index on the way, and returns the artifact once the source ends. Memory
+ * stays at the threshold plus one chunk, whatever the source's size.
+ *
+ * @example
+ * ```ts
+ * import { createReadStream } from 'node:fs';
+ * await using artifact = await spool(createReadStream('huge.log'));
+ * console.log(await artifact.lineCount(), await artifact.tail(3));
+ * ```
+ */
+export async function spool(
+  source: SpoolSource,
+  options: SpoolOptions = {},
+): Promise<SpooledArtifact> {
+  const { signal } = options;
+  const writer = new SpoolWriter(options);
+  try {
+    throwIfAborted(signal);
+    if (typeof source === 'string' || source instanceof Uint8Array) {
+      await writer.write(source);
+    } else {
+      for await (const chunk of abortable(source, signal)) await writer.write(chunk);
+    }
+    await writer.end();
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
+  return SpooledArtifact.fromWriter(writer, options);
+}
+
+/** Iterates `source`, but rejects as soon as `signal` fires even while the source is silent. */
+async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined) {
+  if (!signal) {
+    yield* source;
+    return;
+  }
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    // Let the source release what it holds (a file descriptor, a socket).
+    void iterator.return?.()?.catch?.(() => undefined);
+  }
+}

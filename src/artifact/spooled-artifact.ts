@@ -1,0 +1,215 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { lineBlocks } from '../spool/line-blocks.js';
+import { LineIndex } from '../spool/line-index.js';
+import { newline } from '../spool/newlines.js';
+import { readerChunks } from '../spool/reader-chunks.js';
+import { seekLine } from '../spool/seek-line.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
+import type { SpoolWriter } from '../spool/spool-writer.js';
+import type { ArtifactLine } from './artifact-line.js';
+import { decodeUtf8 } from './decode-utf8.js';
+import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
+import { grepArtifact } from './grep-artifact.js';
+import type { GrepOptions, GrepResult } from './grep-types.js';
+
+/**
+ * Options for a {@link SpooledArtifact}.
+ *
+ * @example
+ * ```ts
+ * const options: SpooledArtifactOptions = { name: 'build log', maxStringBytes: 8 * 1024 * 1024 };
+ * ```
+ */
+export interface SpooledArtifactOptions {
+  /** A label for people and models; never a path. */
+  name?: string;
+  /** A line index kept current by whoever writes the bytes (a {@link SpoolWriter}). */
+  lineIndex?: LineIndex;
+  /** The most text `asString`, `head`, `tail`, `cat` and `grep` gather in memory. Default 64 MiB. */
+  maxStringBytes?: number;
+  /** Runs on {@link SpooledArtifact.close}, after the reader is closed. */
+  onClose?: () => Promise<void>;
+}
+
+/**
+ * Options for queries that may take long.
+ *
+ * @example
+ * ```ts
+ * await artifact.lineCount({ signal: AbortSignal.timeout(5_000) });
+ * ```
+ */
+export interface QueryOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * A spooled output, queried like a file with GNU tools: `head`, `tail`, `cat` (0-based,
+ * half-open line ranges), `grep`, and streaming `lines`. Nothing reads the whole artifact into
+ * one string except `asString`, which refuses past `maxStringBytes` (`E_ARTIFACT_TOO_LARGE`).
+ * A growing artifact answers for the bytes that have arrived.
+ *
+ * @example
+ * ```ts
+ * await using artifact = SpooledArtifact.fromFile('/var/log/build.log');
+ * console.log(await artifact.lineCount());
+ * console.log(await artifact.tail(5));
+ * const { lines } = await artifact.grep('ERROR', { context: 2, maxCount: 10 });
+ * ```
+ */
+export class SpooledArtifact {
+  static readonly defaultMaxStringBytes = 64 * 1024 * 1024;
+  readonly reader: SpoolReader;
+  readonly name: string | undefined;
+  readonly maxStringBytes: number;
+  readonly #index: LineIndex;
+  readonly #indexIsLive: boolean;
+  readonly #onClose: (() => Promise<void>) | undefined;
+  #indexQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(reader: SpoolReader, options: SpooledArtifactOptions = {}) {
+    this.reader = reader;
+    this.name = options.name;
+    this.maxStringBytes = options.maxStringBytes ?? SpooledArtifact.defaultMaxStringBytes;
+    this.#indexIsLive = options.lineIndex !== undefined;
+    this.#index = options.lineIndex ?? new LineIndex();
+    this.#onClose = options.onClose;
+  }
+
+  /** An artifact over a file read in place; its line index is built on first need. */
+  static fromFile(path: string, options: Omit<SpooledArtifactOptions, 'lineIndex'> = {}) {
+    return new SpooledArtifact(new FileSpoolReader(path), options);
+  }
+
+  /** An artifact over a writer's bytes, queryable while the writer is still writing. */
+  static fromWriter(writer: SpoolWriter, options: Omit<SpooledArtifactOptions, 'lineIndex'> = {}) {
+    return new SpooledArtifact(writer.reader(), {
+      ...options,
+      lineIndex: writer.lineIndex,
+      onClose: async () => {
+        await writer.close();
+        await options.onClose?.();
+      },
+    });
+  }
+
+  byteLength(): Promise<number> {
+    return this.reader.byteLength();
+  }
+
+  async lineCount(options: QueryOptions = {}): Promise<number> {
+    return (await this.#lineIndex(options.signal)).lineCount;
+  }
+
+  /** The first `n` lines. */
+  head(n = 10, options: QueryOptions = {}): Promise<ArtifactLine[]> {
+    return this.cat(0, Math.max(0, n), options);
+  }
+
+  /** The last `n` lines, found from the line index near the end, not by a scan. */
+  async tail(n = 10, options: QueryOptions = {}): Promise<ArtifactLine[]> {
+    const count = await this.lineCount(options);
+    return this.cat(Math.max(0, count - Math.max(0, n)), count, options);
+  }
+
+  /** Lines `[start, end)`, 0-based; gathering more than `maxStringBytes` fails. */
+  async cat(start = 0, end = Number.POSITIVE_INFINITY, options: QueryOptions = {}) {
+    const lines: ArtifactLine[] = [];
+    let size = 0;
+    for await (const line of this.lines(start, end, options)) {
+      size += line.text.length;
+      if (size > this.maxStringBytes) throw this.#tooLarge('cat', 'iterate lines() instead');
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  /** Streams lines `[start, end)`, 0-based, holding one chunk at a time. */
+  async *lines(start = 0, end = Number.POSITIVE_INFINITY, options: QueryOptions = {}) {
+    if (start < 0 || end < start || !Number.isInteger(start)) {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', `Invalid line range [${start}, ${end})`);
+    }
+    if (end === start) return;
+    const from = await this.#offsetOfLine(start, options.signal);
+    const stop = await this.reader.byteLength();
+    const chunks = readerChunks(this.reader, {
+      start: from,
+      end: stop,
+      initialChunkSize: 64 * 1024,
+      ...options,
+    });
+    let lineNumber = start;
+    for await (const block of lineBlocks(chunks, options)) {
+      for (let position = 0; position < block.length; lineNumber++) {
+        if (lineNumber >= end) return;
+        const found = block.indexOf(newline, position);
+        const lineEnd = found === -1 ? block.length : found;
+        yield { lineNumber, text: decodeUtf8(block.subarray(position, lineEnd)) } as ArtifactLine;
+        position = lineEnd + 1;
+      }
+    }
+  }
+
+  /** Lines matching a JavaScript regex (or a literal with `fixed`), with grep's options. */
+  grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
+    return grepArtifact(this, pattern, options);
+  }
+
+  /** Tokens the whole text would cost a model; approximated from the size for now. */
+  async estimateTokens(_encoding: TokenEncoding = 'o200k_base'): Promise<number> {
+    return approximateTokens(await this.byteLength());
+  }
+
+  /** The whole text; fails with `E_ARTIFACT_TOO_LARGE` past `maxStringBytes`. */
+  async asString(options: QueryOptions = {}): Promise<string> {
+    const size = await this.byteLength();
+    if (size > this.maxStringBytes) throw this.#tooLarge('asString', 'use head, tail, cat or grep');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of readerChunks(this.reader, { end: size, ...options }))
+      chunks.push(chunk);
+    return decodeUtf8(Buffer.concat(chunks));
+  }
+
+  async close(): Promise<void> {
+    await this.reader.close?.();
+    await this.#onClose?.();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #offsetOfLine(line: number, signal: AbortSignal | undefined): Promise<number> {
+    if (line === 0) return 0;
+    const index = await this.#lineIndex(signal);
+    return seekLine(this.reader, index.checkpointFor(line), line, {
+      end: index.byteLength,
+      windowSize: index.stride,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** The live index as is, or the lazy one extended to the reader's current length. */
+  #lineIndex(signal: AbortSignal | undefined): Promise<LineIndex> {
+    if (this.#indexIsLive) return Promise.resolve(this.#index);
+    const run = this.#indexQueue.then(async () => {
+      const index = this.#index;
+      const chunks = readerChunks(this.reader, {
+        start: index.byteLength,
+        ...(signal ? { signal } : {}),
+      });
+      for await (const chunk of chunks) index.append(chunk);
+      return index;
+    });
+    this.#indexQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  #tooLarge(method: string, advice: string): SpoolforgeError {
+    return new SpoolforgeError(
+      'E_ARTIFACT_TOO_LARGE',
+      `${method}() would gather more than maxStringBytes (${this.maxStringBytes} bytes); ${advice}`,
+    );
+  }
+}

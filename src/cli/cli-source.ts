@@ -1,0 +1,75 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { spool } from '../artifact/spool.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { fileError } from '../spool/file-errors.js';
+import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
+import { usageError } from './parse-arguments.js';
+
+/**
+ * A CLI SOURCE opened for reading: a regular file is read in place with positioned reads;
+ * standard input (`-`), a pipe or a device is a stream.
+ *
+ * @example
+ * ```ts
+ * const source = await openSource('build.log', process.stdin);
+ * for await (const chunk of source.chunks()) process.stdout.write(chunk);
+ * await source.close();
+ * ```
+ */
+export interface CliSource {
+  /** The size when it is known up front (regular files). */
+  size: number | undefined;
+  /** The bytes from `start`, read once. */
+  chunks(options?: ReaderChunksOptions): AsyncIterable<Uint8Array>;
+  /** Random access; a stream is spooled first (to a private temp file past a few MiB). */
+  reader(): Promise<SpoolReader>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a SOURCE operand: a path, or `-` for standard input.
+ *
+ * @example
+ * ```ts
+ * const source = await openSource('-', process.stdin);
+ * ```
+ */
+export async function openSource(
+  operand: string,
+  stdin: AsyncIterable<Uint8Array>,
+): Promise<CliSource> {
+  if (operand === '-') return streamSource(stdin);
+  if (/^https?:\/\//i.test(operand)) {
+    throw usageError(`${operand.replace(/\?.*$/, '')}: http(s) sources are not supported yet`);
+  }
+  const stats = await stat(operand).catch((error: unknown) => {
+    throw fileError(operand, error);
+  });
+  if (stats.isDirectory()) throw fileError(operand, Object.assign(new Error(), { code: 'EISDIR' }));
+  if (!stats.isFile()) return streamSource(createReadStream(operand));
+  const reader = new FileSpoolReader(operand);
+  return {
+    size: stats.size,
+    chunks: (options) => readerChunks(reader, options),
+    reader: async () => reader,
+    close: () => reader.close(),
+  };
+}
+
+function streamSource(stream: AsyncIterable<Uint8Array>): CliSource {
+  let spooled: Promise<SpooledArtifact> | undefined;
+  return {
+    size: undefined,
+    chunks: () => stream,
+    reader: async () => {
+      spooled ??= spool(stream);
+      return (await spooled).reader;
+    },
+    close: async () => {
+      await (await spooled)?.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+
+/**
+ * One option a command accepts: its short letter, an optional long name, and whether it takes
+ * a value (`-m 5`, `-m5`, `--max-count=5`).
+ *
+ * @example
+ * ```ts
+ * const maxCount: OptionSpec = { short: 'm', long: 'max-count', takesValue: true };
+ * ```
+ */
+export interface OptionSpec {
+  short: string;
+  long?: string;
+  takesValue?: boolean;
+}
+
+/**
+ * Options by short letter (a flag's value is `''`, the last occurrence wins) and operands.
+ *
+ * @example
+ * ```ts
+ * const { options, operands } = parseArguments(['-n', '5', 'build.log'], [{ short: 'n', takesValue: true }]);
+ * ```
+ */
+export interface ParsedArguments {
+  options: Map<string, string>;
+  operands: string[];
+}
+
+/**
+ * getopt-style parsing as GNU tools do it: bundled flags (`-inv`), attached values (`-C3`),
+ * long options (`--count`, `--context=3`), options after operands, and `--` to end options
+ * (so a pattern may start with `-`). A lone `-` is an operand (standard input).
+ *
+ * @example
+ * ```ts
+ * parseArguments(['-ic', 'error', '-'], [{ short: 'i' }, { short: 'c' }]);
+ * // { options: Map { 'i' => '', 'c' => '' }, operands: ['error', '-'] }
+ * ```
+ */
+export function parseArguments(
+  argv: readonly string[],
+  specs: readonly OptionSpec[],
+): ParsedArguments {
+  const options = new Map<string, string>();
+  const operands: string[] = [];
+  const byShort = new Map(specs.map((spec) => [spec.short, spec]));
+  const byLong = new Map(specs.filter((spec) => spec.long).map((spec) => [spec.long, spec]));
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? '';
+    if (argument === '--') {
+      operands.push(...argv.slice(index + 1));
+      break;
+    }
+    if (argument.startsWith('--')) {
+      const [name = '', inline] = splitOnce(argument.slice(2), '=');
+      const spec = byLong.get(name);
+      if (!spec) throw usageError(`unrecognized option '--${name}'`);
+      if (spec.takesValue) {
+        const value = inline ?? argv[++index];
+        if (value === undefined) throw usageError(`option '--${name}' requires an argument`);
+        options.set(spec.short, value);
+      } else {
+        if (inline !== undefined) throw usageError(`option '--${name}' doesn't allow an argument`);
+        options.set(spec.short, '');
+      }
+      continue;
+    }
+    if (argument.length < 2 || !argument.startsWith('-')) {
+      operands.push(argument);
+      continue;
+    }
+    for (let position = 1; position < argument.length; position++) {
+      const letter = argument[position] ?? '';
+      const spec = byShort.get(letter);
+      if (!spec) throw usageError(`invalid option -- '${letter}'`);
+      if (!spec.takesValue) {
+        options.set(letter, '');
+        continue;
+      }
+      const value = position + 1 < argument.length ? argument.slice(position + 1) : argv[++index];
+      if (value === undefined) throw usageError(`option requires an argument -- '${letter}'`);
+      options.set(letter, value);
+      break;
+    }
+  }
+  return { options, operands };
+}
+
+/**
+ * Parses a count the way GNU tools accept one: decimal digits, optionally signed when `signs`
+ * allows. Returns the number and the sign that was written.
+ *
+ * @example
+ * ```ts
+ * parseCount('+5', 'lines', { signs: true }); // { value: 5, sign: '+' }
+ * ```
+ */
+export function parseCount(
+  text: string,
+  what: string,
+  options: { signs?: boolean } = {},
+): { value: number; sign: '+' | '-' | '' } {
+  const match = (options.signs ? /^([+-]?)(\d+)$/ : /^()(\d+)$/).exec(text);
+  const value = match ? Number(match[2]) : Number.NaN;
+  if (!match || !Number.isSafeInteger(value))
+    throw usageError(`invalid number of ${what}: '${text}'`);
+  return { value, sign: (match[1] ?? '') as '+' | '-' | '' };
+}
+
+/**
+ * An error in how the command was called; the CLI prints it and exits with status 2.
+ *
+ * @example
+ * ```ts
+ * throw usageError('missing SOURCE');
+ * ```
+ */
+export function usageError(message: string): SpoolforgeError {
+  return new SpoolforgeError('E_INVALID_ARGUMENT', message);
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at === -1 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}

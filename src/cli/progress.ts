@@ -1,0 +1,50 @@
+import type { WriteStream } from 'node:tty';
+
+const formatBytes = (bytes: number) => {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+};
+
+/**
+ * Progress of a long scan on standard error, only when it is a terminal and only after the
+ * first second, so piped or quick runs print nothing extra.
+ *
+ * @example
+ * ```ts
+ * const progress = new Progress(process.stderr, totalBytes);
+ * progress.update(bytesScanned);
+ * progress.done();
+ * ```
+ */
+export class Progress {
+  readonly #stream: WriteStream | undefined;
+  readonly #total: number | undefined;
+  readonly #startedAt = Date.now();
+  #lastShownAt = 0;
+  #shown = false;
+
+  constructor(stream: NodeJS.WriteStream, total: number | undefined) {
+    this.#stream = stream.isTTY ? stream : undefined;
+    this.#total = total;
+  }
+
+  update(bytes: number): void {
+    const now = Date.now();
+    if (!this.#stream || now - this.#startedAt < 1000 || now - this.#lastShownAt < 200) return;
+    this.#lastShownAt = now;
+    this.#shown = true;
+    const total = this.#total;
+    const share = total ? ` of ${formatBytes(total)} (${Math.floor((bytes / total) * 100)}%)` : '';
+    this.#stream.write(`\r\x1b[Kspoolforge: scanned ${formatBytes(bytes)}${share}`);
+  }
+
+  done(): void {
+    if (this.#shown) this.#stream?.write('\r\x1b[K');
+  }
+}

@@ -1,0 +1,29 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+
+/**
+ * Turns a Node file-system error into a {@link SpoolforgeError} whose message names the path the
+ * way GNU tools do (`build.log: No such file or directory`).
+ *
+ * @example
+ * ```ts
+ * const handle = await open(path).catch((error) => { throw fileError(path, error); });
+ * ```
+ */
+export function fileError(path: string, error: unknown): SpoolforgeError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return new SpoolforgeError('E_FILE_NOT_FOUND', `${path}: No such file or directory`, {
+        cause: error,
+      });
+    case 'EISDIR':
+      return new SpoolforgeError('E_NOT_A_FILE', `${path}: Is a directory`, { cause: error });
+    case 'EACCES':
+    case 'EPERM':
+      return new SpoolforgeError('E_IO', `${path}: Permission denied`, { cause: error });
+    default:
+      return new SpoolforgeError('E_IO', `${path}: ${(error as Error)?.message ?? String(error)}`, {
+        cause: error,
+      });
+  }
+}

@@ -1,0 +1,50 @@
+import type { FileHandle } from 'node:fs/promises';
+
+/**
+ * Reads up to `length` bytes at `position` into a new buffer, looping over short reads; fewer
+ * bytes come back only at end of file.
+ *
+ * @example
+ * ```ts
+ * const header = await readFully(handle, 0, 512);
+ * ```
+ */
+export async function readFully(
+  handle: FileHandle,
+  position: number,
+  length: number,
+): Promise<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(Math.max(0, length));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(
+      buffer,
+      filled,
+      buffer.length - filled,
+      position + filled,
+    );
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Writes all of `bytes` at `position`, looping over short writes.
+ *
+ * @example
+ * ```ts
+ * await writeFully(handle, chunk, offset);
+ * ```
+ */
+export async function writeFully(
+  handle: FileHandle,
+  bytes: Uint8Array,
+  position: number,
+): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const result = await handle.write(bytes, written, bytes.length - written, position + written);
+    written += result.bytesWritten;
+  }
+}

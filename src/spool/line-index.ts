@@ -1,0 +1,107 @@
+import { newline } from './newlines.js';
+
+/**
+ * A line number and the byte offset where that line starts.
+ *
+ * @example
+ * ```ts
+ * const checkpoint: LineCheckpoint = { line: 0, offset: 0 };
+ * ```
+ */
+export interface LineCheckpoint {
+  line: number;
+  offset: number;
+}
+
+/**
+ * Options for a {@link LineIndex}.
+ *
+ * @example
+ * ```ts
+ * const index = new LineIndex({ stride: 16 * 1024 });
+ * ```
+ */
+export interface LineIndexOptions {
+  /** Bytes between checkpoints; a lookup reads at most this many bytes. Default 64 KiB. */
+  stride?: number;
+}
+
+/**
+ * Sparse checkpoints (line number → byte offset) built incrementally as bytes are appended.
+ * With the default 64 KiB stride it costs 256 KiB per GiB of text; `lineCount` is O(1) and
+ * the start of any line is at most one stride's read away from a checkpoint.
+ *
+ * @example
+ * ```ts
+ * const index = new LineIndex();
+ * index.append(new TextEncoder().encode('a\nb\nc'));
+ * index.lineCount; // 3
+ * index.checkpointFor(2); // { line: 0, offset: 0 }: read forward from there
+ * ```
+ */
+export class LineIndex {
+  static readonly defaultStride = 64 * 1024;
+  readonly stride: number;
+  readonly #lines: number[] = [0];
+  readonly #offsets: number[] = [0];
+  #byteLength = 0;
+  #newlineCount = 0;
+  #endsWithNewline = false;
+
+  constructor(options: LineIndexOptions = {}) {
+    this.stride = options.stride ?? LineIndex.defaultStride;
+  }
+
+  /** Bytes seen so far. */
+  get byteLength(): number {
+    return this.#byteLength;
+  }
+
+  /** Lines as DESIGN §2 counts them: a final line without `\n` is still a line. */
+  get lineCount(): number {
+    const unterminated = this.#byteLength > 0 && !this.#endsWithNewline ? 1 : 0;
+    return this.#newlineCount + unterminated;
+  }
+
+  /** How many checkpoints the index holds (its memory is about 16 bytes each). */
+  get checkpointCount(): number {
+    return this.#lines.length;
+  }
+
+  /** Feeds the next bytes of the spool, in order. */
+  append(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    const base = this.#byteLength;
+    let nextCheckpoint = (this.#offsets.at(-1) ?? 0) + this.stride;
+    let count = this.#newlineCount;
+    let position = 0;
+    for (;;) {
+      const found = chunk.indexOf(newline, position);
+      if (found === -1) break;
+      count++;
+      position = found + 1;
+      const lineStart = base + position;
+      if (lineStart >= nextCheckpoint) {
+        this.#lines.push(count);
+        this.#offsets.push(lineStart);
+        nextCheckpoint = lineStart + this.stride;
+      }
+    }
+    this.#newlineCount = count;
+    this.#byteLength = base + chunk.length;
+    this.#endsWithNewline = chunk[chunk.length - 1] === newline;
+  }
+
+  /** The last checkpoint at or before `line`: the start of a forward read for that line. */
+  checkpointFor(line: number): LineCheckpoint {
+    const lines = this.#lines;
+    let low = 0;
+    let high = lines.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if ((lines[middle] ?? 0) <= line) low = middle;
+      else high = middle - 1;
+    }
+    return { line: lines[low] ?? 0, offset: this.#offsets[low] ?? 0 };
+  }
+}

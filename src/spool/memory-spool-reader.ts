@@ -1,0 +1,29 @@
+import { throwIfAborted } from '../shared/spoolforge-error.js';
+import type { ReadOptions, SpoolReader } from './spool-reader.js';
+
+/**
+ * A {@link SpoolReader} over bytes already in memory. Reads return views, not copies.
+ *
+ * @example
+ * ```ts
+ * const reader = new MemorySpoolReader('line one\nline two\n');
+ * console.log(await reader.byteLength()); // 18
+ * ```
+ */
+export class MemorySpoolReader implements SpoolReader {
+  readonly #bytes: Uint8Array;
+
+  constructor(source: Uint8Array | string) {
+    this.#bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
+  }
+
+  async byteLength(): Promise<number> {
+    return this.#bytes.length;
+  }
+
+  async read(position: number, length: number, options?: ReadOptions): Promise<Uint8Array> {
+    throwIfAborted(options?.signal);
+    const start = Math.max(0, position);
+    return this.#bytes.subarray(start, start + Math.max(0, length));
+  }
+}

@@ -1,0 +1,48 @@
+/** The byte value of `\n`, the only line terminator (DESIGN §2). */
+export const newline = 0x0a;
+
+/**
+ * Counts `\n` bytes in `bytes[start, end)`.
+ *
+ * @example
+ * ```ts
+ * countNewlines(new TextEncoder().encode('a\nb\n')); // 2
+ * ```
+ */
+export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let count = 0;
+  let position = start;
+  for (;;) {
+    const found = bytes.indexOf(newline, position);
+    if (found === -1 || found >= end) return count;
+    count++;
+    position = found + 1;
+  }
+}
+
+/**
+ * Finds the `count`-th `\n` in `bytes[start, end)` (1-based). Returns its index, or `-1` with
+ * `seen` set to how many newlines there were.
+ *
+ * @example
+ * ```ts
+ * findNewline(new TextEncoder().encode('a\nb\nc'), 2); // { index: 3, seen: 2 }
+ * ```
+ */
+export function findNewline(
+  bytes: Uint8Array,
+  count: number,
+  start = 0,
+  end = bytes.length,
+): { index: number; seen: number } {
+  let seen = 0;
+  let position = start;
+  while (seen < count) {
+    const found = bytes.indexOf(newline, position);
+    if (found === -1 || found >= end) return { index: -1, seen };
+    seen++;
+    position = found + 1;
+    if (seen === count) return { index: found, seen };
+  }
+  return { index: -1, seen };
+}

@@ -1,0 +1,62 @@
+import { throwIfAborted } from '../shared/spoolforge-error.js';
+import type { SpoolReader } from './spool-reader.js';
+
+/** Large positioned reads keep per-chunk overhead negligible next to the scan itself. */
+export const defaultChunkSize = 4 * 1024 * 1024;
+
+/**
+ * Options for {@link readerChunks}.
+ *
+ * @example
+ * ```ts
+ * const options: ReaderChunksOptions = { start: 0, end: 1 << 20, chunkSize: 1 << 16 };
+ * ```
+ */
+export interface ReaderChunksOptions {
+  start?: number;
+  /** Exclusive; defaults to the reader's length when iteration starts. */
+  end?: number;
+  /** Largest read. Default 4 MiB. */
+  chunkSize?: number;
+  /** First read; reads double from here up to `chunkSize`, so a short query reads little. */
+  initialChunkSize?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The bytes of `[start, end)` as chunks, through `reader.stream` when the backend has one and
+ * positioned reads otherwise.
+ *
+ * @example
+ * ```ts
+ * for await (const chunk of readerChunks(reader, { start: 0 })) hash.update(chunk);
+ * ```
+ */
+export async function* readerChunks(
+  reader: SpoolReader,
+  options: ReaderChunksOptions = {},
+): AsyncGenerator<Uint8Array> {
+  const { signal, chunkSize = defaultChunkSize } = options;
+  let position = options.start ?? 0;
+  let size = Math.min(options.initialChunkSize ?? chunkSize, chunkSize);
+  const end = options.end ?? (await reader.byteLength());
+  if (reader.stream) {
+    for await (const chunk of reader.stream(position, end, signal ? { signal } : {})) {
+      throwIfAborted(signal);
+      yield chunk;
+    }
+    return;
+  }
+  while (position < end) {
+    throwIfAborted(signal);
+    const chunk = await reader.read(
+      position,
+      Math.min(size, end - position),
+      signal ? { signal } : {},
+    );
+    if (chunk.length === 0) return;
+    position += chunk.length;
+    size = Math.min(size * 2, chunkSize);
+    yield chunk;
+  }
+}
