@@ -63,9 +63,16 @@ export class Output {
     });
   }
 
-  /** Flushes everything; rejects if writing failed for a reason other than a closed pipe. */
+  /**
+   * Flushes everything down to the operating system (so exiting right after loses nothing on a
+   * slow pipe); rejects if writing failed for a reason other than a closed pipe.
+   */
   async end(): Promise<void> {
-    await this.drain();
+    this.#flush();
+    if (!this.#closed) {
+      // Write callbacks run in order, so this one fires once everything before it is written.
+      await new Promise<void>((resolve) => this.#stream.write(Buffer.alloc(0), () => resolve()));
+    }
     if (this.#error) throw this.#error;
   }
 

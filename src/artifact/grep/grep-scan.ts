@@ -41,7 +41,8 @@ export interface GrepScanOptions extends LineBlocksOptions {
   countOnly?: boolean;
   /** Track 0-based line numbers; without it, lines are reported as -1 where no walk is needed. */
   lineNumbers?: boolean;
-  onProgress?: (bytesScanned: number) => void;
+  /** Called after each block; a returned promise is awaited (back-pressure for output). */
+  onProgress?: (bytesScanned: number) => void | Promise<void>;
 }
 
 /**
@@ -94,7 +95,7 @@ export async function grepScan(
     const starts = await options.matcher.matchingLines(block);
     const keepGoing = walk ? state.walk(block, starts) : state.jump(block, starts);
     scanned += block.length;
-    options.onProgress?.(scanned);
+    await options.onProgress?.(scanned);
     if (!keepGoing) break;
   }
   return state.result();

@@ -1,0 +1,134 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Peak RSS above this is flagged: the library promises flat memory whatever the input size. */
+export const rssWarningMebibytes = 128;
+
+/**
+ * The outcome of comparing a tool's output with the GNU command's: `reference` for the GNU row
+ * itself, `ok`, `MISMATCH`, `FAILED` (bad exit status) or `n/a` (nothing to compare).
+ *
+ * @example
+ * ```ts
+ * const check: OutputCheck = 'ok';
+ * ```
+ */
+export type OutputCheck = 'reference' | 'ok' | 'MISMATCH' | 'FAILED' | 'n/a';
+
+/**
+ * One line of the results table.
+ *
+ * @example
+ * ```ts
+ * const row: ResultRow = { operation: 'tail -n 100', tool: 'GNU tail', command: 'tail -n 100 x',
+ *   seconds: [0.01], medianSeconds: 0.01, check: 'reference' };
+ * ```
+ */
+export interface ResultRow {
+  operation: string;
+  tool: string;
+  command: string;
+  /** Every run's wall time. */
+  seconds: number[];
+  medianSeconds: number;
+  /** Median over the GNU command's median: 2 means twice as slow. */
+  ratioVsGnu?: number;
+  ratioVsRipgrep?: number;
+  /** Largest peak RSS over the runs. */
+  peakRssMebibytes?: number;
+  check: OutputCheck;
+  /** What differed, or why a run failed. */
+  checkDetail?: string;
+  /** Extra facts, such as a throughput. */
+  note?: string;
+}
+
+const columns: { title: string; align: 'left' | 'right'; value: (row: ResultRow) => string }[] = [
+  { title: 'operation', align: 'left', value: (row) => row.operation },
+  { title: 'tool', align: 'left', value: (row) => row.tool },
+  { title: 'median s', align: 'right', value: (row) => row.medianSeconds.toFixed(3) },
+  { title: 'vs GNU', align: 'right', value: (row) => ratio(row.ratioVsGnu) },
+  { title: 'vs rg', align: 'right', value: (row) => ratio(row.ratioVsRipgrep) },
+  {
+    title: 'peak RSS MiB',
+    align: 'right',
+    value: (row) =>
+      row.peakRssMebibytes === undefined
+        ? 'n/a'
+        : `${row.peakRssMebibytes.toFixed(1)}${row.peakRssMebibytes > rssWarningMebibytes ? ' !' : ''}`,
+  },
+  { title: 'output', align: 'left', value: (row) => row.check },
+  { title: 'note', align: 'left', value: (row) => row.note ?? '' },
+];
+
+function ratio(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? '-' : `${value.toFixed(2)}x`;
+}
+
+/**
+ * Renders rows as an aligned plain-text table, with a rule between operations.
+ *
+ * @example
+ * ```ts
+ * console.log(formatTable(rows));
+ * ```
+ */
+export function formatTable(rows: readonly ResultRow[]): string {
+  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  const widths = columns.map((column, index) =>
+    Math.max(column.title.length, ...cells.map((line) => line[index]?.length ?? 0)),
+  );
+  const render = (values: readonly string[]) =>
+    values
+      .map((value, index) => {
+        const width = widths[index] ?? 0;
+        return columns[index]?.align === 'right' ? value.padStart(width) : value.padEnd(width);
+      })
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  const lines = [render(columns.map((column) => column.title)), rule];
+  rows.forEach((row, index) => {
+    if (index > 0 && rows[index - 1]?.operation !== row.operation) lines.push('');
+    lines.push(render(cells[index] ?? []));
+  });
+  return lines.join('\n');
+}
+
+/**
+ * The problems worth shouting about: output mismatches, failed runs and peak RSS over
+ * {@link rssWarningMebibytes} for spoolforge rows.
+ *
+ * @example
+ * ```ts
+ * for (const warning of findWarnings(rows)) console.error(warning);
+ * ```
+ */
+export function findWarnings(rows: readonly ResultRow[]): string[] {
+  const warnings: string[] = [];
+  for (const row of rows) {
+    const label = `${row.operation} / ${row.tool}`;
+    if (row.check === 'MISMATCH' || row.check === 'FAILED') {
+      warnings.push(`${row.check}: ${label}: ${row.checkDetail ?? ''}`);
+    }
+    if (row.tool.startsWith('spoolforge') && (row.peakRssMebibytes ?? 0) > rssWarningMebibytes) {
+      warnings.push(
+        `RSS: ${label} peaked at ${row.peakRssMebibytes?.toFixed(1)} MiB (> ${rssWarningMebibytes} MiB)`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/**
+ * Writes the results as pretty JSON, creating the directory.
+ *
+ * @example
+ * ```ts
+ * await writeResults('bench/results/1G-2025-01-01T10-00-00.json', { rows });
+ * ```
+ */
+export async function writeResults(path: string, results: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(results, null, 2)}\n`);
+}

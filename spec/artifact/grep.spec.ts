@@ -1,0 +1,132 @@
+import { SpooledArtifact, SpoolforgeError, spool } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { multibyteText } from '../helpers/chunked.js';
+import { referenceTextLines } from '../helpers/reference-lines.js';
+import { tempFile } from '../helpers/temp-files.js';
+
+const log = [
+  'INFO start', // 0
+  'DEBUG a', // 1
+  'ERROR disk full', // 2
+  'INFO b', // 3
+  'INFO c', // 4
+  'INFO d', // 5
+  'error lowercase', // 6
+  'INFO e', // 7
+  'ERROR again', // 8
+  'INFO end',
+].join('\n');
+
+const matches = (lines: number[]) =>
+  lines.map((lineNumber) => expect.objectContaining({ lineNumber, isMatch: true }));
+
+describe('SpooledArtifact.grep', () => {
+  it('finds literals and regexes with 0-based line numbers', async () => {
+    await using artifact = await spool(log);
+    expect((await artifact.grep('ERROR')).lines).toEqual(matches([2, 8]));
+    expect((await artifact.grep('^INFO [a-c]$')).lines).toEqual(matches([3, 4]));
+    expect((await artifact.grep('error', { ignoreCase: true })).matchCount).toBe(3);
+    expect((await artifact.grep('INFO', { invert: true })).lines.map((line) => line.text)).toEqual([
+      'DEBUG a',
+      'ERROR disk full',
+      'error lowercase',
+      'ERROR again',
+    ]);
+    expect(await artifact.grep('INFO', { count: true })).toEqual({ matchCount: 6, lines: [] });
+    expect((await artifact.grep('INFO', { maxCount: 2 })).lines).toEqual(matches([0, 3]));
+  });
+
+  it('treats -F patterns literally and splits a pattern on newlines into alternatives', async () => {
+    await using artifact = await spool('a.c\nabc\n(x)\n');
+    expect((await artifact.grep('a.c', { fixed: true })).lines).toEqual(matches([0]));
+    expect((await artifact.grep('a.c')).lines).toEqual(matches([0, 1]));
+    expect((await artifact.grep('(x)', { fixed: true })).lines).toEqual(matches([2]));
+    expect((await artifact.grep('abc\n(x)', { fixed: true })).lines).toEqual(matches([1, 2]));
+    expect((await artifact.grep('')).matchCount).toBe(3);
+  });
+
+  it('gives context lines around matches, merged where groups touch', async () => {
+    await using artifact = await spool(log);
+    const { lines } = await artifact.grep('ERROR', { before: 1, after: 2 });
+    expect(lines.map((line) => [line.lineNumber, line.isMatch])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+      [4, false],
+      [7, false],
+      [8, true],
+      [9, false],
+    ]);
+    const withMax = await artifact.grep('INFO', { maxCount: 1, after: 2 });
+    expect(withMax.lines.map((line) => [line.lineNumber, line.isMatch])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+    ]);
+  });
+
+  it('keeps \\r in lines: `.` matches it and `$` is the end of the line', async () => {
+    await using artifact = await spool('ab\r\na\r\n');
+    expect((await artifact.grep('b.$')).lines).toEqual(matches([0]));
+    expect((await artifact.grep('a$')).matchCount).toBe(0);
+    expect((await artifact.grep('a\r$')).lines).toEqual(matches([1]));
+  });
+
+  it('matches inside a 5 MiB line and in characters split across chunks', async () => {
+    const long = `${'q'.repeat(5 * 1024 * 1024)}NEEDLE\n`;
+    await using artifact = SpooledArtifact.fromFile(await tempFile(`head\n${long}tail\n`));
+    const { lines } = await artifact.grep('NEEDLE$');
+    expect(lines.map((line) => [line.lineNumber, line.text.length])).toEqual([
+      [1, 5 * 1024 * 1024 + 6],
+    ]);
+    const bytes = multibyteText(4 * 1024 * 1024 + 200_000);
+    await using multibyte = SpooledArtifact.fromFile(await tempFile(bytes));
+    const expected = referenceTextLines(bytes)
+      .map((text, lineNumber) => ({ lineNumber, text, isMatch: true }))
+      .filter((line) => /🎉\d*7語é/.test(line.text));
+    expect((await multibyte.grep('🎉\\d*7語é')).lines).toEqual(expected);
+    expect((await multibyte.grep('本🎉1', { fixed: true })).matchCount).toBe(
+      referenceTextLines(bytes).filter((text) => text.includes('本🎉1')).length,
+    );
+  });
+
+  it('stops a catastrophic regex at its time budget while the host stays responsive', async () => {
+    await using artifact = await spool(`${'a'.repeat(40)}b\n`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const started = Date.now();
+    const error = await artifact
+      .grep('(a+)+$', { timeout: 300 })
+      .catch((caught: unknown) => caught);
+    clearInterval(timer);
+    expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_REGEX_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(ticks).toBeGreaterThan(5);
+  });
+
+  it('aborts a running regex through its signal', async () => {
+    await using artifact = await spool(`${'a'.repeat(40)}b\n`);
+    await expect(
+      artifact.grep('(a+)+$', { signal: AbortSignal.timeout(100) }),
+    ).rejects.toMatchObject({
+      code: 'E_ABORTED',
+    });
+  });
+
+  it('reports an invalid pattern or option as a SpoolforgeError, not a raw SyntaxError', async () => {
+    await using artifact = await spool('x\n');
+    await expect(artifact.grep('(unclosed')).rejects.toMatchObject({
+      code: 'E_REGEX_INVALID',
+      message: 'Invalid regular expression /(unclosed/: Unterminated group',
+    });
+    await expect(artifact.grep('x', { maxCount: -1 })).rejects.toMatchObject({
+      code: 'E_INVALID_ARGUMENT',
+    });
+  });
+
+  it('refuses to gather more than maxStringBytes of matches', async () => {
+    await using artifact = await spool('match\n'.repeat(1000), { maxStringBytes: 100 });
+    await expect(artifact.grep('match')).rejects.toMatchObject({ code: 'E_ARTIFACT_TOO_LARGE' });
+    expect((await artifact.grep('match', { count: true })).matchCount).toBe(1000);
+  });
+});

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { cliPath, runCli } from '../helpers/run-cli.js';
+import { tempDirectory, tempFile } from '../helpers/temp-files.js';
+
+describe('CLI errors', () => {
+  it.each([
+    [
+      ['head', '/nonexistent/file.log'],
+      'spoolforge: /nonexistent/file.log: No such file or directory',
+    ],
+    [['grep', 'x', '/'], 'spoolforge: /: Is a directory'],
+    [
+      ['grep', '(unclosed', 'FILE'],
+      'spoolforge: Invalid regular expression /(unclosed/: Unterminated group',
+    ],
+    [['head', '-n', 'ten', 'FILE'], "spoolforge: invalid number of lines: 'ten'"],
+    [['grep', '-m', '-1', 'x', 'FILE'], "spoolforge: invalid number of matches: '-1'"],
+    [['lines', '0', '3', 'FILE'], 'spoolforge: invalid usage of line address 0'],
+    [['lines', '1', 'FILE'], 'spoolforge: missing SOURCE'],
+    [['grep', '-Q', 'x', 'FILE'], "spoolforge: invalid option -- 'Q'"],
+    [['tail', 'FILE', 'extra'], "spoolforge: extra operand 'extra'"],
+    [['frobnicate'], "spoolforge: unknown command 'frobnicate'"],
+    [
+      ['head', 'https://example.invalid/log?token=secret'],
+      'spoolforge: https://example.invalid/log: http(s) sources are not supported yet',
+    ],
+  ])('%j → one line on stderr, exit 2', async (args, message) => {
+    const path = await tempFile('some text\n');
+    const result = await runCli(args.map((arg) => (arg === 'FILE' ? path : arg)));
+    expect(result.status).toBe(2);
+    expect(result.stdout.length).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(message);
+    if (args[0] !== 'frobnicate') expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 1 when grep selects nothing, 0 when it does', async () => {
+    const path = await tempFile('alpha\nbeta\n');
+    expect((await runCli(['grep', 'gamma', path])).status).toBe(1);
+    expect((await runCli(['grep', '-c', 'gamma', path])).stdout.toString()).toBe('0\n');
+    expect((await runCli(['grep', 'beta', path])).status).toBe(0);
+  });
+
+  it('stops quietly when the reader of its output goes away', async () => {
+    const path = await tempFile('line\n'.repeat(2_000_000));
+    const result = spawnSync('bash', [
+      '-c',
+      `set -o pipefail; node ${cliPath} grep line ${path} | head -n 1`,
+    ]);
+    expect(result.stdout.toString()).toBe('line\n');
+    expect(result.stderr.toString()).toBe('');
+  });
+
+  it('shows progress on a terminal during a long scan, and only there', async () => {
+    const directory = await tempDirectory();
+    // A slow producer keeps the scan running past the one-second threshold.
+    const feed = `for i in $(seq 1 15); do head -c 200000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.1; done`;
+    const command = `${feed} | node ${cliPath} count - 2>${directory}/stderr`;
+    const onTerminal = spawnSync('script', [
+      '-qec',
+      `${feed} | node ${cliPath} count -`,
+      '/dev/null',
+    ]);
+    expect(onTerminal.stdout.toString()).toMatch(/spoolforge: scanned [\d.]+ (KiB|MiB)/);
+    expect(onTerminal.stdout.toString()).toMatch(/15\r?\n/);
+    const piped = spawnSync('bash', ['-c', `${command}; cat ${directory}/stderr`]);
+    expect(piped.stdout.toString()).toBe('15\n');
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * The line semantics of DESIGN §2, written the obvious way over a whole buffer: the oracle the
+ * streaming engine is checked against.
+ */
+export function referenceLines(bytes: Uint8Array): Uint8Array[] {
+  if (bytes.length === 0) return [];
+  const lines: Uint8Array[] = [];
+  let start = 0;
+  for (let index = 0; index < bytes.length; index++) {
+    if (bytes[index] === 0x0a) {
+      lines.push(bytes.subarray(start, index));
+      start = index + 1;
+    }
+  }
+  if (start < bytes.length) lines.push(bytes.subarray(start));
+  return lines;
+}
+
+/** The oracle's lines decoded the way a model sees them. */
+export function referenceTextLines(bytes: Uint8Array): string[] {
+  const decoder = new TextDecoder();
+  return referenceLines(bytes).map((line) => decoder.decode(line));
+}

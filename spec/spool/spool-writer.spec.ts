@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { SpooledArtifact, SpoolWriter, spool } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { tempDirectory } from '../helpers/temp-files.js';
+
+const run = promisify(execFile);
+
+describe('SpoolWriter', () => {
+  it('keeps small spools in memory and spills past the threshold to a 0600 file in a 0700 directory', async () => {
+    const parent = await tempDirectory();
+    const writer = new SpoolWriter({ memoryThreshold: 1000, tempDirectory: parent });
+    await writer.write('x'.repeat(999));
+    expect(writer.filePath).toBeUndefined();
+    await writer.write('yy\n');
+    const path = writer.filePath;
+    expect(path).toBeDefined();
+    expect((await stat(path ?? '')).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(path ?? ''))).mode & 0o777).toBe(0o700);
+    await writer.end();
+    expect(writer.lineIndex.lineCount).toBe(1);
+    await writer.close();
+    expect(existsSync(path ?? '')).toBe(false);
+  });
+
+  it('answers queries on what has arrived while writing goes on', async () => {
+    const writer = new SpoolWriter({ memoryThreshold: 64, lineIndexStride: 16 });
+    const artifact = SpooledArtifact.fromWriter(writer);
+    await writer.write('first line\nsecond li');
+    expect(await artifact.lineCount()).toBe(2);
+    expect(await artifact.tail(1)).toEqual([{ lineNumber: 1, text: 'second li' }]);
+    await writer.write(`ne\n${'filler\n'.repeat(50)}`);
+    expect(writer.filePath).toBeDefined();
+    expect(await artifact.lineCount()).toBe(52);
+    expect(await artifact.cat(1, 3)).toEqual([
+      { lineNumber: 1, text: 'second line' },
+      { lineNumber: 2, text: 'filler' },
+    ]);
+    expect((await artifact.grep('second')).lines).toEqual([
+      { lineNumber: 1, text: 'second line', isMatch: true },
+    ]);
+    await writer.end();
+    await expect(writer.write('late')).rejects.toMatchObject({ code: 'E_SPOOL_CLOSED' });
+    await artifact.close();
+    await expect(artifact.head(1)).rejects.toMatchObject({ code: 'E_SPOOL_CLOSED' });
+  });
+
+  it('abort mid-spool rejects with E_ABORTED and leaves no temp file', async () => {
+    const parent = await tempDirectory();
+    const controller = new AbortController();
+    async function* endless() {
+      for (let chunk = 0; ; chunk++) {
+        if (chunk === 20) setTimeout(() => controller.abort(new Error('user gave up')), 5);
+        yield 'log line that keeps coming\n'.repeat(100);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+    await expect(
+      spool(endless(), { memoryThreshold: 4096, tempDirectory: parent, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'E_ABORTED' });
+    const [privateDirectory] = await readdir(parent);
+    expect(privateDirectory).toMatch(/^spoolforge-/);
+    expect(await readdir(`${parent}/${privateDirectory}`)).toEqual([]);
+  });
+
+  it('aborts a source that has gone silent', async () => {
+    const controller = new AbortController();
+    async function* silent() {
+      yield 'one\n';
+      await new Promise(() => {});
+    }
+    setTimeout(() => controller.abort(), 20);
+    await expect(spool(silent(), { signal: controller.signal })).rejects.toMatchObject({
+      code: 'E_ABORTED',
+    });
+  });
+
+  it('removes its private directory when the process exits without closing', async () => {
+    const parent = await tempDirectory();
+    const script = `
+      import { spool } from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
+      const artifact = await spool('z'.repeat(10000), { memoryThreshold: 100, tempDirectory: ${JSON.stringify(parent)} });
+      console.log(await artifact.byteLength());
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout.trim()).toBe('10000');
+    expect(await readdir(parent)).toEqual([]);
+  });
+});
