@@ -90,6 +90,32 @@ describe('SpooledArtifact.grep', () => {
     );
   });
 
+  it('keeps before-context intact across recycled chunk buffers', async () => {
+    // Context lines at the end of the first 4 MiB chunk, then a line longer than a chunk: by the
+    // time the match arrives, the first chunk's buffer has been read into again.
+    const filler = (count: number, tag: string) =>
+      Array.from({ length: count }, (_, index) => `${`${tag} ${index}`.padEnd(99, '.')}\n`).join(
+        '',
+      );
+    let text = filler(Math.floor((4 * 1024 * 1024) / 100) - 2, 'early');
+    text += `${'L'.repeat(5 * 1024 * 1024)}\nMATCH one\n${filler(50_000, 'late')}MATCH two\n`;
+    await using artifact = SpooledArtifact.fromFile(await tempFile(text));
+    const lines = text.split('\n');
+    const line = (index: number) => ({
+      lineNumber: index,
+      text: lines[index],
+      isMatch: lines[index]?.startsWith('MATCH'),
+    });
+    const first = lines.indexOf('MATCH one');
+    const second = lines.indexOf('MATCH two');
+    const { lines: found } = await artifact.grep('^MATCH', { before: 3 });
+    expect(found).toEqual(
+      [first - 3, first - 2, first - 1, first, second - 3, second - 2, second - 1, second].map(
+        line,
+      ),
+    );
+  });
+
   it('stops a catastrophic regex at its time budget while the host stays responsive', async () => {
     await using artifact = await spool(`${'a'.repeat(40)}b\n`);
     let ticks = 0;

@@ -33,7 +33,10 @@ export async function grepArtifact(
   const lines: GrepLine[] = [];
   let size = 0;
   try {
-    const chunks = readerChunks(artifact.reader, options.signal ? { signal: options.signal } : {});
+    const chunks = readerChunks(artifact.reader, {
+      reuseBuffers: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     const before = options.before ?? options.context ?? 0;
     const after = options.after ?? options.context ?? 0;
     const { matchCount } = await grepScan(

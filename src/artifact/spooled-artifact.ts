@@ -137,6 +137,7 @@ export class SpooledArtifact {
       start: from,
       end: stop,
       initialChunkSize: 64 * 1024,
+      reuseBuffers: true,
       ...options,
     });
     let lineNumber = start;
@@ -197,6 +198,7 @@ export class SpooledArtifact {
       const index = this.#index;
       const chunks = readerChunks(this.reader, {
         start: index.byteLength,
+        reuseBuffers: true,
         ...(signal ? { signal } : {}),
       });
       for await (const chunk of chunks) index.append(chunk);

@@ -50,9 +50,9 @@ async function measure(source: CliSource, context: CliContext) {
   const progress = new Progress(context.stderr, source.size);
   const head: Uint8Array[] = [];
   let headLength = 0;
-  for await (const chunk of source.chunks()) {
+  for await (const chunk of source.chunks({ reuseBuffers: true })) {
     if (headLength < sniffBytes) {
-      head.push(chunk.subarray(0, sniffBytes - headLength));
+      head.push(Buffer.from(chunk.subarray(0, sniffBytes - headLength)));
       headLength += Math.min(chunk.length, sniffBytes - headLength);
     }
     index.append(chunk);

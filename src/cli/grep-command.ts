@@ -48,7 +48,7 @@ export const grepCommand: Command = async (argv, context) => {
     const progress = new Progress(context.stderr, source.size);
     try {
       const { matchCount } = await grepScan(
-        source.chunks(),
+        source.chunks({ reuseBuffers: true }),
         {
           matcher,
           invert: options.has('v'),

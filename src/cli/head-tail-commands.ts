@@ -21,11 +21,19 @@ export const headCommand: Command = async (argv, context) => {
   const { value, sign } = parseCount(options.get('n') ?? '10', 'lines', { signs: true });
   return withSource(operands, ['SOURCE'], context, async (source) => {
     if (sign !== '-') {
-      await copyLines(source.chunks({ initialChunkSize: 64 * 1024 }), 0, value, context.output);
+      await copyLines(
+        source.chunks({ initialChunkSize: 64 * 1024, reuseBuffers: true }),
+        0,
+        value,
+        context.output,
+      );
       return 0;
     }
     const reader = await source.reader();
-    await copyBytes(readerChunks(reader, { end: await tailOffset(reader, value) }), context.output);
+    await copyBytes(
+      readerChunks(reader, { end: await tailOffset(reader, value), reuseBuffers: true }),
+      context.output,
+    );
     return 0;
   });
 };
@@ -45,7 +53,7 @@ export const tailCommand: Command = async (argv, context) => {
   return withSource(operands, ['SOURCE'], context, async (source) => {
     if (sign === '+') {
       await copyLines(
-        source.chunks(),
+        source.chunks({ reuseBuffers: true }),
         Math.max(0, value - 1),
         Number.POSITIVE_INFINITY,
         context.output,
@@ -54,7 +62,7 @@ export const tailCommand: Command = async (argv, context) => {
     }
     const reader = await source.reader();
     await copyBytes(
-      readerChunks(reader, { start: await tailOffset(reader, value) }),
+      readerChunks(reader, { start: await tailOffset(reader, value), reuseBuffers: true }),
       context.output,
     );
     return 0;
@@ -81,7 +89,7 @@ export const linesCommand: Command = async (argv, context) => {
       const end = parseCount(last ?? '', 'END').value;
       if (start === 0) throw usageError('invalid usage of line address 0');
       await copyLines(
-        source.chunks({ initialChunkSize: 64 * 1024 }),
+        source.chunks({ initialChunkSize: 64 * 1024, reuseBuffers: true }),
         start - 1,
         Math.max(start, end),
         context.output,

@@ -15,18 +15,35 @@ export async function readFully(
   length: number,
 ): Promise<Uint8Array> {
   const buffer = Buffer.allocUnsafe(Math.max(0, length));
+  return buffer.subarray(0, await readFullyInto(handle, buffer, position));
+}
+
+/**
+ * Fills `target` from `position`, looping over short reads; returns the bytes read (fewer only
+ * at end of file).
+ *
+ * @example
+ * ```ts
+ * const bytesRead = await readFullyInto(handle, recycledBuffer, offset);
+ * ```
+ */
+export async function readFullyInto(
+  handle: FileHandle,
+  target: Uint8Array,
+  position: number,
+): Promise<number> {
   let filled = 0;
-  while (filled < buffer.length) {
+  while (filled < target.length) {
     const { bytesRead } = await handle.read(
-      buffer,
+      target,
       filled,
-      buffer.length - filled,
+      target.length - filled,
       position + filled,
     );
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return buffer.subarray(0, filled);
+  return filled;
 }
 
 /**

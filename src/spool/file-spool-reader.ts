@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { fileError } from './file-errors.js';
-import { readFully } from './file-io.js';
+import { readFully, readFullyInto } from './file-io.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 /**
@@ -32,6 +32,14 @@ export class FileSpoolReader implements SpoolReader {
     throwIfAborted(options?.signal);
     const handle = await this.#open();
     return readFully(handle, position, length).catch((error: unknown) => {
+      throw fileError(this.path, error);
+    });
+  }
+
+  async readInto(target: Uint8Array, position: number, options?: ReadOptions): Promise<number> {
+    throwIfAborted(options?.signal);
+    const handle = await this.#open();
+    return readFullyInto(handle, target, position).catch((error: unknown) => {
       throw fileError(this.path, error);
     });
   }

@@ -21,8 +21,8 @@ export const defaultMaxLineBytes = 256 * 1024 * 1024;
 /**
  * Regroups arbitrary chunks into blocks of whole lines: every block ends with `\n` except
  * possibly the last one, which holds a final line without `\n`. Only a line that straddles two
- * chunks is copied; everything else is a view of the chunk it arrived in, so a multi-byte
- * character split across chunks is whole again in its block.
+ * chunks is copied; everything else is a view of the chunk it arrived in (valid as long as that
+ * chunk is), so a multi-byte character split across chunks is whole again in its block.
  *
  * @example
  * ```ts
@@ -44,7 +44,8 @@ export async function* lineBlocks(
         `A line is longer than ${maxLineBytes} bytes (maxLineBytes); it cannot be matched as one line`,
       );
     }
-    pieces.push(piece);
+    // A copy: the chunk's buffer may be recycled for the next read.
+    pieces.push(Buffer.from(piece));
   };
   for await (const chunk of chunks) {
     throwIfAborted(options.signal);

@@ -39,6 +39,11 @@ export interface SpoolReader {
   byteLength(): Promise<number>;
   /** Up to `length` bytes from `position`; fewer only at the end. */
   read(position: number, length: number, options?: ReadOptions): Promise<Uint8Array>;
+  /**
+   * Reads up to `target.length` bytes from `position` into `target` and returns how many; lets
+   * a scan recycle its buffers instead of allocating one per chunk. Optional.
+   */
+  readInto?(target: Uint8Array, position: number, options?: ReadOptions): Promise<number>;
   /** Bytes in `[start, end)` as a stream of chunks (end defaults to the current length). */
   stream?(start?: number, end?: number, options?: ReadOptions): AsyncIterable<Uint8Array>;
   /** How to reopen this reader elsewhere. */

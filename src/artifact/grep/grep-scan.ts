@@ -155,6 +155,8 @@ class ScanState {
       this.#lineNumber++;
       position = end + 1;
     }
+    // Before-context may outlive this block, whose buffer the next read may recycle.
+    for (const pending of this.#pending) pending.bytes = Buffer.from(pending.bytes);
     return true;
   }
 
