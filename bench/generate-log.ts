@@ -51,6 +51,21 @@ function scheduleSpecialLines(size: number) {
 }
 
 /**
+ * Parses a size: `256M`, `1G`, `4G`, `1.5G`, `1024K`, or plain bytes; binary units.
+ *
+ * @example
+ * ```ts
+ * parseSize('1G'); // 1073741824
+ * ```
+ */
+export function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?$/i.exec(text.trim());
+  if (!match) throw new Error(`--size: expected something like 256M, 1G or 4G, got '${text}'`);
+  const exponent = ' KMGT'.indexOf((match[2] ?? '').toUpperCase() || ' ');
+  return Math.round(Number(match[1]) * 1024 ** exponent);
+}
+
+/**
  * The cached file's name: the size and the generator version, so a new generator regenerates.
  *
  * @example
@@ -99,6 +114,28 @@ async function writeLog(path: string, size: number): Promise<void> {
   const stream = createWriteStream(path, { highWaterMark: batchBytes });
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   failed.catch(() => undefined);
+  for await (const batch of generateLog({ size })) {
+    if (!stream.write(batch)) {
+      await Promise.race([
+        new Promise<void>((resolve) => stream.once('drain', () => resolve())),
+        failed,
+      ]);
+    }
+  }
+  await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
+}
+
+/**
+ * Streams the log {@link ensureLog} caches, in 4 MiB batches, without touching the disk: the
+ * demo spools it as a tool's output would arrive. Same size, same bytes.
+ *
+ * @example
+ * ```ts
+ * const artifact = await spool(generateLog({ size: 256 * 1024 * 1024 }));
+ * ```
+ */
+export async function* generateLog(options: { size: number }): AsyncGenerator<Uint8Array> {
+  const { size } = options;
   const random = createRandom(0xb10c);
   const clock = new Clock();
   const pool = buildEntryPool();
@@ -118,37 +155,31 @@ async function writeLog(path: string, size: number): Promise<void> {
   let flushed = 0;
   let batch = Buffer.allocUnsafe(batchBytes);
   let used = 0;
-  const flush = async () => {
-    if (!stream.write(batch.subarray(0, used))) {
-      await Promise.race([
-        new Promise<void>((resolve) => stream.once('drain', () => resolve())),
-        failed,
-      ]);
-    }
-    flushed += used;
-    // The stream may still hold the old batch, so the next one is a new buffer.
-    batch = Buffer.allocUnsafe(batchBytes);
-    used = 0;
-  };
   while (flushed + used < size) {
     clock.advance(random);
     const special = specialLines[nextSpecial];
-    if (special && flushed + used >= special.at) {
+    const isSpecial = special !== undefined && flushed + used >= special.at;
+    const text = isSpecial ? special.compose(specialComposer) : undefined;
+    const entry = isSpecial ? 0 : (random() * poolSize) | 0;
+    const bytes = pool.entries[entry] as Uint8Array;
+    const needed = text === undefined ? bytes.length : text.length * 3;
+    if (needed > batch.length - used) {
+      yield batch.subarray(0, used);
+      flushed += used;
+      // The consumer may still hold the old batch, so the next one is a new buffer.
+      batch = Buffer.allocUnsafe(batchBytes);
+      used = 0;
+    }
+    if (text !== undefined) {
       nextSpecial++;
-      const text = special.compose(specialComposer);
-      if (text.length * 3 > batch.length - used) await flush();
       used += batch.write(text, used);
       continue;
     }
-    const entry = (random() * poolSize) | 0;
-    const bytes = pool.entries[entry] as Uint8Array;
-    if (bytes.length > batch.length - used) await flush();
     // TypedArray#set is a builtin memmove; Buffer#copy crosses into C++ on every small copy.
     batch.set(bytes, used);
     clock.stamp(batch, used + (pool.timestampOffsets[entry] ?? 0));
     stampRequestId(batch, used + (pool.requestIdOffsets[entry] ?? 0), random);
     used += bytes.length;
   }
-  if (used > 0) await flush();
-  await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
+  if (used > 0) yield batch.subarray(0, used);
 }

@@ -83,7 +83,11 @@ export function buildOperations(context: OperationContext): Operation[] {
     const pattern = sharedFlags.at(-1) ?? '';
     const flags = sharedFlags.slice(0, -1);
     const commands: ToolCommand[] = [
-      { tool: 'GNU grep', role: 'gnu', argv: ['grep', '-a', ...grepFlags, ...flags, pattern, logPath] },
+      {
+        tool: 'GNU grep',
+        role: 'gnu',
+        argv: ['grep', '-a', ...grepFlags, ...flags, pattern, logPath],
+      },
     ];
     if (context.ripgrep) {
       commands.push({ tool: 'ripgrep', role: 'ripgrep', argv: ['rg', ...flags, pattern, logPath] });

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { ToolRole } from './operations.js';
 
 /** Peak RSS above this is flagged: the library promises flat memory whatever the input size. */
 export const rssWarningMebibytes = 128;
@@ -20,13 +21,15 @@ export type OutputCheck = 'reference' | 'ok' | 'MISMATCH' | 'FAILED' | 'n/a';
  *
  * @example
  * ```ts
- * const row: ResultRow = { operation: 'tail -n 100', tool: 'GNU tail', command: 'tail -n 100 x',
- *   seconds: [0.01], medianSeconds: 0.01, check: 'reference' };
+ * const row: ResultRow = { operation: 'tail -n 100', tool: 'GNU tail', role: 'gnu',
+ *   command: 'tail -n 100 x', seconds: [0.01], medianSeconds: 0.01, check: 'reference' };
  * ```
  */
 export interface ResultRow {
   operation: string;
   tool: string;
+  /** Which rows the ratios are taken against: the operation's `gnu` and `ripgrep` rows. */
+  role: ToolRole;
   command: string;
   /** Every run's wall time. */
   seconds: number[];
@@ -55,11 +58,16 @@ const columns: { title: string; align: 'left' | 'right'; value: (row: ResultRow)
     value: (row) =>
       row.peakRssMebibytes === undefined
         ? 'n/a'
-        : `${row.peakRssMebibytes.toFixed(1)}${row.peakRssMebibytes > rssWarningMebibytes ? ' !' : ''}`,
+        : `${row.peakRssMebibytes.toFixed(1)}${isOverRssBudget(row) ? ' !' : ''}`,
   },
   { title: 'output', align: 'left', value: (row) => row.check },
   { title: 'note', align: 'left', value: (row) => row.note ?? '' },
 ];
+
+/** Only spoolforge rows have a memory budget; other tools are shown for comparison. */
+function isOverRssBudget(row: ResultRow): boolean {
+  return row.role === 'spoolforge' && (row.peakRssMebibytes ?? 0) > rssWarningMebibytes;
+}
 
 function ratio(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? '-' : `${value.toFixed(2)}x`;
@@ -111,7 +119,7 @@ export function findWarnings(rows: readonly ResultRow[]): string[] {
     if (row.check === 'MISMATCH' || row.check === 'FAILED') {
       warnings.push(`${row.check}: ${label}: ${row.checkDetail ?? ''}`);
     }
-    if (row.tool.startsWith('spoolforge') && (row.peakRssMebibytes ?? 0) > rssWarningMebibytes) {
+    if (isOverRssBudget(row)) {
       warnings.push(
         `RSS: ${label} peaked at ${row.peakRssMebibytes?.toFixed(1)} MiB (> ${rssWarningMebibytes} MiB)`,
       );

@@ -68,7 +68,9 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
       );
     }
     reports.push(JSON.parse(await readFile(stdoutPath, 'utf8')) as SpoolApiReport);
-    process.stderr.write(`  spool API run ${run + 1}: ${reports.at(-1)?.spoolSeconds.toFixed(3)} s\n`);
+    process.stderr.write(
+      `  spool API run ${run + 1}: ${reports.at(-1)?.spoolSeconds.toFixed(3)} s\n`,
+    );
   }
   const first = reports[0] as SpoolApiReport;
   const peak = (phase: keyof SpoolApiReport['peakRssBytes']) =>
@@ -82,6 +84,7 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
   ): ResultRow => ({
     operation,
     tool: 'spoolforge API',
+    role: 'spoolforge',
     command,
     seconds,
     medianSeconds: median(seconds),
@@ -143,6 +146,7 @@ function failedRow(operation: string, command: string, detail: string): ResultRo
   return {
     operation,
     tool: 'spoolforge API',
+    role: 'spoolforge',
     command,
     seconds: [],
     medianSeconds: Number.NaN,

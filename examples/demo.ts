@@ -3,7 +3,7 @@
 //   npm run demo -- --size 512M
 import { parseArgs } from 'node:util';
 import { spool } from 'spoolforge';
-import { generateLog, parseSize } from './support/log-generator.js';
+import { generateLog, parseSize, rareLiteral } from '../bench/generate-log.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '256M' } } });
 const size = parseSize(values.size);
@@ -38,18 +38,18 @@ show(
     artifact.cat(middle, middle + 3),
   ),
 );
-const rare = await timed('grep -c FATAL (rare literal, byte search)', () =>
-  artifact.grep('FATAL', { count: true }),
+const rare = await timed(`grep -c ${rareLiteral} (rare literal, byte search)`, () =>
+  artifact.grep(rareLiteral, { count: true }),
 );
 console.log(`  ${rare.matchCount} matching lines`);
-const frequent = await timed('grep -c "status=5\\d\\d" (regex, worker thread)', () =>
-  artifact.grep('status=5\\d\\d', { count: true }),
+const frequent = await timed('grep -c "ERROR .*timeout" (regex, worker thread)', () =>
+  artifact.grep('ERROR .*timeout', { count: true }),
 );
 console.log(`  ${frequent.matchCount.toLocaleString()} matching lines`);
 show(
   (
-    await timed('grep FATAL with 1 line of context, first 2 matches', () =>
-      artifact.grep('FATAL', { context: 1, maxCount: 2 }),
+    await timed(`grep ${rareLiteral} with 1 line of context, first 2 matches`, () =>
+      artifact.grep(rareLiteral, { context: 1, maxCount: 2 }),
     )
   ).lines,
 );

@@ -64,7 +64,7 @@ const grepCases: string[][] = [
 ];
 
 /** JavaScript regexes fold case by Unicode; GNU grep does only in a UTF-8 locale. */
-const locale = (pattern: string) => (/[^\x00-\x7f]/.test(pattern) ? 'C.UTF-8' : 'C');
+const locale = (pattern: string) => (/[\u0080-\uffff]/.test(pattern) ? 'C.UTF-8' : 'C');
 
 type Comparison = [
   label: string,

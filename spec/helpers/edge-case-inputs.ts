@@ -11,6 +11,7 @@ export function edgeCaseInputs(): Record<string, Uint8Array> {
     'empty lines': text('a\n\n\nb\n\n'),
     'single char': text('a'),
     'long line (3 MiB+)': text(`before\n${longLine}\nafter\n`),
+    'one 5 MiB line': text('y'.repeat(5 * 1024 * 1024)),
     'invalid utf-8': new Uint8Array([0x61, 0xff, 0x0a, 0xc3, 0x28, 0x0a, 0xe2, 0x82, 0x0a, 0x62]),
     unicode: text('héllo wörld\n日本語のテキスト\n🎉 party\n'),
   };

@@ -1,13 +1,21 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { SpooledArtifact, SpoolWriter, spool } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
+import { cliPath } from '../helpers/run-cli.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
 const run = promisify(execFile);
+
+/** The spool files under a test's TMPDIR. */
+async function spoolFiles(parent: string): Promise<string[]> {
+  const directories = await readdir(parent);
+  const files = await Promise.all(directories.map((name) => readdir(join(parent, name))));
+  return files.flat();
+}
 
 describe('SpoolWriter', () => {
   it('keeps small spools in memory and spills past the threshold to a 0600 file in a 0700 directory', async () => {
@@ -77,6 +85,30 @@ describe('SpoolWriter', () => {
       code: 'E_ABORTED',
     });
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'removes the spool when the CLI is killed by %s',
+    async (signal) => {
+      const parent = await tempDirectory();
+      const child = spawn(process.execPath, [cliPath, 'tail', '-n', '1', '-'], {
+        env: { ...process.env, TMPDIR: parent },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      child.stdin.on('error', () => {}); // EPIPE once the CLI is gone
+      child.stdin.write('a log line that spills to disk\n'.repeat(200_000));
+      // The stream never ends, so the CLI sits there with its spool on disk until the signal.
+      for (let waited = 0; (await spoolFiles(parent)).length === 0 && waited < 100; waited++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await spoolFiles(parent)).toHaveLength(1);
+      const exited = new Promise((resolve) =>
+        child.on('exit', (_code, received) => resolve(received)),
+      );
+      child.kill(signal);
+      expect(await exited).toBe(signal);
+      expect(await readdir(parent)).toEqual([]);
+    },
+  );
 
   it('removes its private directory when the process exits without closing', async () => {
     const parent = await tempDirectory();

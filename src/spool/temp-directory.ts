@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { chmod, type FileHandle, mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onExit } from 'signal-exit';
 
 const directories = new Map<string, Promise<string>>();
 const createdDirectories = new Set<string>();
@@ -13,7 +14,8 @@ export const tempDirectoryPrefix = 'spoolforge-';
 
 /**
  * The process's private spool directory under `parent` (default `os.tmpdir()`), created once
- * with mode `0700` and removed with everything in it when the process exits.
+ * with mode `0700` and removed with everything in it when the process exits, including on a
+ * fatal signal (through signal-exit, which re-raises the signal afterwards).
  *
  * @example
  * ```ts
@@ -54,8 +56,9 @@ async function createDirectory(parent: string): Promise<string> {
   createdDirectories.add(directory);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    // 'exit' handlers must be synchronous, hence rmSync.
-    process.once('exit', () => {
+    // On a normal exit and on a fatal signal (SIGINT, SIGTERM, …) alike; exit handlers must be
+    // synchronous, hence rmSync.
+    onExit(() => {
       for (const path of createdDirectories) rmSync(path, { recursive: true, force: true });
     });
   }

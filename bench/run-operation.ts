@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { compareFiles, median, type RunResult, runCommand } from './measure.js';
+import { type Operation, shellCommand, type ToolRole } from './operations.js';
+import type { ResultRow } from './report.js';
+
+const mebibyte = 1024 * 1024;
+
+/**
+ * Where and how an operation's commands run.
+ *
+ * @example
+ * ```ts
+ * const context: OperationRunContext = { runs: 3, workDirectory, environment, gnuTimePath };
+ * ```
+ */
+export interface OperationRunContext {
+  runs: number;
+  /** Holds each command's first output (`<index>-<tool>.out`) until the run ends. */
+  workDirectory: string;
+  environment: NodeJS.ProcessEnv;
+  gnuTimePath: string | undefined;
+}
+
+/**
+ * A run failed when it died from a signal, exited above 1, or exited 1 with a message: grep's
+ * 1 means "no match" and prints nothing, while Node exits 1 for a crash or a missing module.
+ */
+function failure(result: RunResult): string | undefined {
+  const message = result.stderr.trim();
+  if (result.exitCode === 0 || (result.exitCode === 1 && message === '')) return undefined;
+  return `exit ${result.exitCode}: ${message.split('\n').slice(0, 3).join(' | ')}`;
+}
+
+/**
+ * Times every command of an operation `runs` times, round-robin so drift hits all tools alike,
+ * and checks each command's first output against the GNU command's, byte for byte.
+ *
+ * @example
+ * ```ts
+ * rows.push(...(await runOperation(operation, 0, context)));
+ * ```
+ */
+export async function runOperation(
+  operation: Operation,
+  index: number,
+  context: OperationRunContext,
+): Promise<ResultRow[]> {
+  const outputs = operation.commands.map((_, tool) =>
+    join(context.workDirectory, `${index}-${tool}.out`),
+  );
+  const results: RunResult[][] = operation.commands.map(() => []);
+  for (let run = 0; run < context.runs; run++) {
+    for (const [tool, command] of operation.commands.entries()) {
+      const result = await runCommand(command, {
+        environment: context.environment,
+        gnuTimePath: context.gnuTimePath,
+        // Only the first run's output is kept for the comparison.
+        stdoutPath:
+          run === 0 ? (outputs[tool] as string) : join(context.workDirectory, 'scratch.out'),
+        rssPath: join(context.workDirectory, 'rss.txt'),
+      });
+      results[tool]?.push(result);
+      const problem = failure(result);
+      process.stderr.write(
+        `  ${operation.name} / ${command.tool}: ${result.seconds.toFixed(3)} s${problem ? ` FAILED ${problem}` : ''}\n`,
+      );
+    }
+  }
+  const referenceIndex = operation.commands.findIndex((command) => command.role === 'gnu');
+  const reference = results[referenceIndex]?.[0];
+  const rows: ResultRow[] = [];
+  for (const [tool, command] of operation.commands.entries()) {
+    const runs = results[tool] ?? [];
+    const rssValues = runs.flatMap((result) =>
+      result.peakRssBytes === undefined ? [] : [result.peakRssBytes],
+    );
+    const row: ResultRow = {
+      operation: operation.name,
+      tool: command.tool,
+      role: command.role,
+      command: shellCommand(command),
+      seconds: runs.map((result) => result.seconds),
+      medianSeconds: median(runs.map((result) => result.seconds)),
+      ...(rssValues.length > 0 ? { peakRssMebibytes: Math.max(...rssValues) / mebibyte } : {}),
+      check: tool === referenceIndex ? 'reference' : 'n/a',
+    };
+    const problem = runs.map(failure).find((message) => message !== undefined);
+    if (problem) {
+      row.check = 'FAILED';
+      row.checkDetail = problem;
+    } else if (tool !== referenceIndex && reference) {
+      const difference = await compareFiles(
+        outputs[referenceIndex] as string,
+        outputs[tool] as string,
+      );
+      const exitDiffers = runs[0]?.exitCode !== reference.exitCode;
+      row.check = difference || exitDiffers ? 'MISMATCH' : 'ok';
+      if (difference) row.checkDetail = difference;
+      else if (exitDiffers) {
+        row.checkDetail = `exit status ${runs[0]?.exitCode}, GNU ${reference.exitCode}`;
+      }
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Fills the ratio columns from each operation's GNU and ripgrep rows (failed rows excluded).
+ *
+ * @example
+ * ```ts
+ * addRatios(rows); // rows[i].ratioVsGnu = rows[i].medianSeconds / GNU's median
+ * ```
+ */
+export function addRatios(rows: ResultRow[]): void {
+  const reference = (operation: string, role: ToolRole) =>
+    rows.find((row) => row.operation === operation && row.role === role && row.check !== 'FAILED')
+      ?.medianSeconds;
+  for (const row of rows) {
+    const gnu = reference(row.operation, 'gnu');
+    const ripgrep = reference(row.operation, 'ripgrep');
+    if (gnu !== undefined) row.ratioVsGnu = row.medianSeconds / gnu;
+    if (ripgrep !== undefined) row.ratioVsRipgrep = row.medianSeconds / ripgrep;
+  }
+}
