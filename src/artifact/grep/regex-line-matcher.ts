@@ -41,6 +41,9 @@ export class RegexLineMatcher implements LineMatcher {
   constructor(regex: RegExp, options: RegexLineMatcherOptions = {}) {
     this.#worker = new Worker(new URL('./regex-worker.js', import.meta.url), {
       workerData: { source: regex.source, flags: regex.flags },
+      // A small nursery is collected often; each slice's strings are garbage at once, so this
+      // costs no speed and keeps the worker's share of RSS small.
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     this.#timeout = options.timeout;
     this.#deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
