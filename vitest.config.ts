@@ -10,6 +10,10 @@ export default defineConfig({
         find: /^spoolforge$/,
         replacement: fileURLToPath(new URL('./dist/index.js', import.meta.url)),
       },
+      {
+        find: /^spoolforge\/(openai|anthropic|ai-sdk)$/,
+        replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
+      },
     ],
   },
   test: {

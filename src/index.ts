@@ -2,6 +2,25 @@ export type { ArtifactLine } from './artifact/artifact-line.js';
 export { decodeUtf8 } from './artifact/decode-utf8.js';
 export { type ArtifactKind, detectKind } from './artifact/detect-kind.js';
 export { approximateTokens, type TokenEncoding } from './artifact/estimate-tokens.js';
+export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
+export {
+  collectToolMethods,
+  type ForgeOptions,
+  forgeArtifactTools,
+} from './artifact/forge/forge-tools.js';
+export {
+  BoundedText,
+  continueWith,
+  defaultResultLimits,
+  fromModelLine,
+  fromModelRange,
+  type ResultLimits,
+  toModelLine,
+} from './artifact/forge/model-lines.js';
+export type {
+  ToolMethodContext,
+  ToolMethodDescriptor,
+} from './artifact/forge/tool-method-descriptor.js';
 export { compileMatcher, type PatternOptions } from './artifact/grep/compile-matcher.js';
 export {
   type GrepScanOptions,
@@ -14,13 +33,34 @@ export {
   RegexLineMatcher,
   type RegexLineMatcherOptions,
 } from './artifact/grep/regex-line-matcher.js';
+export { streamGrep } from './artifact/grep-artifact.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
+export {
+  Media,
+  type MediaFromFileOptions,
+  type MediaOptions,
+  sniffMediaType,
+} from './artifact/media.js';
 export { type SpoolOptions, type SpoolSource, spool } from './artifact/spool.js';
 export {
   type QueryOptions,
   SpooledArtifact,
   type SpooledArtifactOptions,
 } from './artifact/spooled-artifact.js';
+export { type HandleOptions, renderHandle } from './executor/render-handle.js';
+export {
+  type ExecuteOptions,
+  executeToolCall,
+  type ToolCallRequest,
+} from './executor/tool-executor.js';
+export {
+  type ContentPart,
+  contentText,
+  type ToolCallOutcome,
+} from './executor/tool-result-content.js';
+export { ToolSession, type ToolSessionOptions } from './executor/tool-session.js';
+export { defaultInlineThreshold, type WrapOptions, wrapResult } from './executor/wrap-result.js';
+export { formatBytes } from './shared/format-bytes.js';
 export {
   abortError,
   SpoolforgeError,
@@ -37,3 +77,14 @@ export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';
 export { type TailOffsetOptions, tailOffset } from './spool/tail-offset.js';
+export { type ArtifactTool, artifactTool, isArtifactTool } from './tools/artifact-tool.js';
+export { DispatchContext } from './tools/dispatch-context.js';
+export {
+  type ArtifactConstructorLike,
+  type CollisionPolicy,
+  defineTool,
+  type Tool,
+  type ToolHandlerContext,
+} from './tools/tool.js';
+export { ToolCall } from './tools/tool-call.js';
+export { ToolRegistry } from './tools/tool-registry.js';

@@ -21,6 +21,8 @@ export interface GrepOptions extends PatternOptions {
   after?: number;
   /** Lines of context on both sides (`-C`); `before` / `after` win where given. */
   context?: number;
+  /** Start at this 0-based line (to continue a search that was cut). Default 0. */
+  startLine?: number;
 }
 
 /**

@@ -24,6 +24,8 @@ export type SpoolSource = string | Uint8Array | AsyncIterable<Uint8Array | strin
 export interface SpoolOptions
   extends SpoolWriterOptions,
     Omit<SpooledArtifactOptions, 'lineIndex' | 'onClose'> {
+  /** The class to wrap the spool in (a subclass of `SpooledArtifact`). Default `SpooledArtifact`. */
+  artifactClass?: typeof SpooledArtifact;
   /** Aborting stops reading the source, removes the temp file and rejects with `E_ABORTED`. */
   signal?: AbortSignal;
 }
@@ -58,7 +60,7 @@ export async function spool(
     await writer.close();
     throw error;
   }
-  return SpooledArtifact.fromWriter(writer, options);
+  return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
 }
 
 /** Iterates `source`, but rejects as soon as `signal` fires even while the source is silent. */

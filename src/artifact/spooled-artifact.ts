@@ -7,9 +7,14 @@ import { readerChunks } from '../spool/reader-chunks.js';
 import { seekLine } from '../spool/seek-line.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 import type { SpoolWriter } from '../spool/spool-writer.js';
+import type { DispatchContext } from '../tools/dispatch-context.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ArtifactLine } from './artifact-line.js';
 import { decodeUtf8 } from './decode-utf8.js';
 import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
+import { baseToolMethods } from './forge/base-tool-methods.js';
+import { type ForgeOptions, forgeArtifactTools } from './forge/forge-tools.js';
+import type { ToolMethodDescriptor } from './forge/tool-method-descriptor.js';
 import { grepArtifact } from './grep-artifact.js';
 import type { GrepOptions, GrepResult } from './grep-types.js';
 
@@ -60,6 +65,8 @@ export interface QueryOptions {
  */
 export class SpooledArtifact {
   static readonly defaultMaxStringBytes = 64 * 1024 * 1024;
+  /** This class's own queries for models; a subclass adds its own and inherits these. */
+  static readonly toolMethods: readonly ToolMethodDescriptor<SpooledArtifact>[] = baseToolMethods;
   readonly reader: SpoolReader;
   readonly name: string | undefined;
   readonly maxStringBytes: number;
@@ -77,14 +84,36 @@ export class SpooledArtifact {
     this.#onClose = options.onClose;
   }
 
+  /**
+   * The tools of one dispatch for this class: one per descriptor (this class's and its bases'),
+   * with `callId` limited to the turn's calls whose results are instances of this class.
+   */
+  static forgeTools(context: DispatchContext, options: ForgeOptions = {}): ToolRegistry {
+    return forgeArtifactTools(this, context, options);
+  }
+
   /** An artifact over a file read in place; its line index is built on first need. */
-  static fromFile(path: string, options: Omit<SpooledArtifactOptions, 'lineIndex'> = {}) {
-    return new SpooledArtifact(new FileSpoolReader(path), options);
+  static fromFile<T extends SpooledArtifact>(
+    this: new (
+      reader: SpoolReader,
+      options?: SpooledArtifactOptions,
+    ) => T,
+    path: string,
+    options: Omit<SpooledArtifactOptions, 'lineIndex'> = {},
+  ): T {
+    return new this(new FileSpoolReader(path), options);
   }
 
   /** An artifact over a writer's bytes, queryable while the writer is still writing. */
-  static fromWriter(writer: SpoolWriter, options: Omit<SpooledArtifactOptions, 'lineIndex'> = {}) {
-    return new SpooledArtifact(writer.reader(), {
+  static fromWriter<T extends SpooledArtifact>(
+    this: new (
+      reader: SpoolReader,
+      options?: SpooledArtifactOptions,
+    ) => T,
+    writer: SpoolWriter,
+    options: Omit<SpooledArtifactOptions, 'lineIndex'> = {},
+  ): T {
+    return new this(writer.reader(), {
       ...options,
       lineIndex: writer.lineIndex,
       onClose: async () => {
@@ -92,6 +121,11 @@ export class SpooledArtifact {
         await options.onClose?.();
       },
     });
+  }
+
+  /** What the artifact holds, for handles and listings: `text` here; subclasses say more. */
+  get kind(): string {
+    return 'text';
   }
 
   byteLength(): Promise<number> {
@@ -131,7 +165,7 @@ export class SpooledArtifact {
       throw new SpoolforgeError('E_INVALID_ARGUMENT', `Invalid line range [${start}, ${end})`);
     }
     if (end === start) return;
-    const from = await this.#offsetOfLine(start, options.signal);
+    const from = await this.lineOffset(start, options);
     const stop = await this.reader.byteLength();
     const chunks = readerChunks(this.reader, {
       start: from,
@@ -181,8 +215,10 @@ export class SpooledArtifact {
     return this.close();
   }
 
-  async #offsetOfLine(line: number, signal: AbortSignal | undefined): Promise<number> {
+  /** The byte offset where 0-based `line` starts (the length, past the last line). */
+  async lineOffset(line: number, options: QueryOptions = {}): Promise<number> {
     if (line === 0) return 0;
+    const { signal } = options;
     const index = await this.#lineIndex(signal);
     return seekLine(this.reader, index.checkpointFor(line), line, {
       end: index.byteLength,

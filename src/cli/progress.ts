@@ -1,15 +1,5 @@
 import type { WriteStream } from 'node:tty';
-
-const formatBytes = (bytes: number) => {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
-};
+import { formatBytes } from '../shared/format-bytes.js';
 
 /**
  * Progress of a long scan on standard error, only when it is a terminal and only after the

@@ -11,6 +11,7 @@ const brand = Symbol.for('spoolforge.error');
 export type SpoolforgeErrorCode =
   | 'E_ABORTED'
   | 'E_ARTIFACT_TOO_LARGE'
+  | 'E_DISPATCH_ALREADY_SIGNALLED'
   | 'E_FILE_NOT_FOUND'
   | 'E_INVALID_ARGUMENT'
   | 'E_INVALID_TOOL_ARGS'
@@ -23,7 +24,9 @@ export type SpoolforgeErrorCode =
   | 'E_REMOTE_RANGE_UNSUPPORTED'
   | 'E_SPOOL_CLOSED'
   | 'E_TIMEOUT'
-  | 'E_TOOL_ALREADY_REGISTERED';
+  | 'E_TOOL_ALREADY_REGISTERED'
+  | 'E_TOOL_FAILED'
+  | 'E_UNKNOWN_TOOL';
 
 /**
  * The one error class spoolforge throws. `code` is stable; `cause` keeps the underlying error.

@@ -41,6 +41,8 @@ export interface GrepScanOptions extends LineBlocksOptions {
   countOnly?: boolean;
   /** Track 0-based line numbers; without it, lines are reported as -1 where no walk is needed. */
   lineNumbers?: boolean;
+  /** The number of the first line of `chunks`, when the scan starts mid-file. Default 0. */
+  firstLineNumber?: number;
   /** Called after each block; a returned promise is awaited (back-pressure for output). */
   onProgress?: (bytesScanned: number) => void | Promise<void>;
 }
@@ -121,6 +123,7 @@ class ScanState {
     this.#maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
     this.#before = options.before ?? 0;
     this.#after = options.after ?? 0;
+    this.#lineNumber = options.firstLineNumber ?? 0;
   }
 
   result(): GrepScanResult {

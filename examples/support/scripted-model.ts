@@ -1,0 +1,100 @@
+// A loopback HTTP server that plays the model: the real provider SDK clients talk to it as to
+// the real API (examples run offline with it; specs assert on the bodies the clients sent).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A tool as the model sees it in a request. */
+export interface OfferedTool {
+  name: string;
+  description?: string;
+  /** The JSON Schema of its input. */
+  parameters: Record<string, unknown>;
+}
+
+/** A tool result the request carries back to the model. */
+export interface ReturnedResult {
+  callId: string;
+  text: string;
+  isError: boolean;
+}
+
+/** A request, provider-neutral: what a script decides on. */
+export interface ScriptedTurn {
+  tools: OfferedTool[];
+  /** Tool results in the request, oldest first. */
+  results: ReturnedResult[];
+  /** How many requests came before this one. */
+  index: number;
+}
+
+/** What the scripted model answers: tool calls, or a final text. */
+export type ScriptedReply =
+  | { toolCalls: { name: string; arguments: Record<string, unknown> }[] }
+  | { text: string };
+
+/** How one provider API spells requests and replies. */
+export interface WireFormat {
+  /** The request path it answers, e.g. `/v1/chat/completions`. */
+  path: string;
+  parse(body: Record<string, unknown>): Omit<ScriptedTurn, 'index'>;
+  format(reply: ScriptedReply, index: number, body: Record<string, unknown>): unknown;
+}
+
+/** A running scripted model. */
+export interface ScriptedModel {
+  /** Base URL (`http://127.0.0.1:PORT`); SDKs take it as `baseURL`. */
+  url: string;
+  /** Every request body, in order, as the client sent it. */
+  requests: { path: string; body: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a scripted model on 127.0.0.1 that answers each wire format's path with `script`.
+ *
+ * @example
+ * ```ts
+ * const model = await startScriptedModel({ wires: [openAIChatWire], script: investigateLog });
+ * const client = new OpenAI({ apiKey: 'offline', baseURL: `${model.url}/v1` });
+ * ```
+ */
+export async function startScriptedModel(options: {
+  wires: WireFormat[];
+  script: (turn: ScriptedTurn) => ScriptedReply;
+}): Promise<ScriptedModel> {
+  const requests: ScriptedModel['requests'] = [];
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const wire = options.wires.find((candidate) => candidate.path === path);
+    if (!wire || request.method !== 'POST') {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      return;
+    }
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      const index = requests.filter((earlier) => earlier.path === path).length;
+      requests.push({ path, body });
+      const reply = options.script({ ...wire.parse(body), index });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(wire.format(reply, index, body)));
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: String((error as Error).message) } }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The `callId` enum a forged tool offers, read from its schema. */
+export function callIdsOf(tool: OfferedTool | undefined): string[] {
+  const properties = tool?.parameters.properties as Record<string, { enum?: string[] }> | undefined;
+  return properties?.callId?.enum ?? [];
+}

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { formatBytes } from '../../shared/format-bytes.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { streamGrep } from '../grep-artifact.js';
+import type { SpooledArtifact } from '../spooled-artifact.js';
+import {
+  BoundedText,
+  continueWith,
+  defaultResultLimits,
+  fromModelLine,
+  fromModelRange,
+  toModelLine,
+} from './model-lines.js';
+import type { ToolMethodContext, ToolMethodDescriptor } from './tool-method-descriptor.js';
+
+/** A catastrophic pattern from a model fails after this long instead of holding the turn. */
+const grepTimeout = 10_000;
+
+const lineCountArgument = z
+  .number()
+  .int()
+  .min(0)
+  .nullish()
+  .describe('How many lines (default 10).');
+
+/** Shows lines `[start, end)` numbered, cut at the byte budget with the call that continues. */
+async function showLines(
+  artifact: SpooledArtifact,
+  start: number,
+  end: number,
+  { callId, limits, signal }: ToolMethodContext,
+): Promise<string> {
+  const total = await artifact.lineCount({ signal });
+  const stop = Math.min(end, total);
+  if (start >= stop) return `No lines to show: the output has ${total} lines.`;
+  const text = new BoundedText(limits);
+  text.addText(`lines ${toModelLine(start)}–${stop} of ${total}:`);
+  for await (const line of artifact.lines(start, stop, { signal })) {
+    if (text.add(line.lineNumber, line.text)) continue;
+    const next = (text.lastLine ?? start - 1) + 1;
+    const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
+    text.note(
+      `[cut at ${formatBytes(budget)}: showing lines ${toModelLine(start)}–${next} of ${total}. ` +
+        `Continue with ${continueWith('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
+    );
+    break;
+  }
+  return text.toString();
+}
+
+const head: ToolMethodDescriptor<SpooledArtifact, { n: typeof lineCountArgument }> = {
+  name: 'artifact_head',
+  description: 'The first lines of a spooled tool output, numbered from 1 (like `head -n N`).',
+  args: { n: lineCountArgument },
+  run: (artifact, { n }, context) => showLines(artifact, 0, n ?? 10, context),
+};
+
+const tail: ToolMethodDescriptor<SpooledArtifact, { n: typeof lineCountArgument }> = {
+  name: 'artifact_tail',
+  description: 'The last lines of a spooled tool output, numbered from 1 (like `tail -n N`).',
+  args: { n: lineCountArgument },
+  run: async (artifact, { n }, context) => {
+    const total = await artifact.lineCount({ signal: context.signal });
+    return showLines(artifact, Math.max(0, total - (n ?? 10)), total, context);
+  },
+};
+
+const catArgs = {
+  start: z.number().int().min(1).nullish().describe('First line, 1-based (default 1).'),
+  end: z.number().int().min(1).nullish().describe('Last line, inclusive (default: the last).'),
+};
+
+const cat: ToolMethodDescriptor<SpooledArtifact, typeof catArgs> = {
+  name: 'artifact_cat',
+  description:
+    'Lines START to END (1-based, inclusive, like `sed -n START,ENDp`) of a spooled tool ' +
+    'output. Long results are cut at a size limit and say how to continue.',
+  args: catArgs,
+  run: async (artifact, { start, end }, context) => {
+    const first = start ?? 1;
+    const last = end ?? Number.MAX_SAFE_INTEGER;
+    if (last < first) {
+      throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `end (${last}) is before start (${first})`);
+    }
+    const range = fromModelRange(first, last);
+    return showLines(artifact, range.start, range.end, context);
+  },
+};
+
+const grepArgs = {
+  pattern: z.string().describe('A JavaScript regular expression, or a literal with fixed: true.'),
+  fixed: z.boolean().nullish().describe('Treat the pattern as a literal string (grep -F).'),
+  ignoreCase: z.boolean().nullish().describe('Case-insensitive (grep -i).'),
+  invert: z.boolean().nullish().describe('Show lines that do not match (grep -v).'),
+  before: z.number().int().min(0).max(100).nullish().describe('Context lines before (grep -B).'),
+  after: z.number().int().min(0).max(100).nullish().describe('Context lines after (grep -A).'),
+  maxCount: z.number().int().min(1).nullish().describe('Stop after this many matches (grep -m).'),
+  startLine: z
+    .number()
+    .int()
+    .min(1)
+    .nullish()
+    .describe('Search from this line (1-based), to continue.'),
+};
+
+const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
+  name: 'artifact_grep',
+  description:
+    'Search a spooled tool output line by line, like `grep -n`: matches are `N:line`, context ' +
+    'lines `N-line`, groups separated by `--`. Results are cut at a size limit and say how to continue.',
+  args: grepArgs,
+  run: async (artifact, args, { callId, limits, signal }) => {
+    const text = new BoundedText(limits);
+    let cut = false;
+    const defined = <T>(value: T | null | undefined) => (value == null ? undefined : value);
+    const options = Object.fromEntries(
+      Object.entries({
+        fixed: defined(args.fixed),
+        ignoreCase: defined(args.ignoreCase),
+        invert: defined(args.invert),
+        before: defined(args.before),
+        after: defined(args.after),
+        maxCount: defined(args.maxCount),
+        startLine: args.startLine == null ? undefined : fromModelLine(args.startLine),
+      }).filter(([, value]) => value !== undefined),
+    );
+    const { matchCount } = await streamGrep(
+      artifact,
+      args.pattern,
+      { ...options, timeout: grepTimeout, signal },
+      (line) => {
+        if (text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-')) return true;
+        cut = true;
+        return false;
+      },
+      () => void text.addText('--'),
+    );
+    if (cut) {
+      const next = (text.lastLine ?? -1) + 1;
+      const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
+      text.note(
+        `[cut at ${formatBytes(budget)} after ${matchCount} matching lines; more may follow. ` +
+          `Continue with ${continueWith('artifact_grep', { ...args, callId, startLine: toModelLine(next) })}]`,
+      );
+    } else if (matchCount === 0) {
+      text.note('No matching lines.');
+    } else {
+      const stopped =
+        args.maxCount != null && matchCount >= args.maxCount ? ' (stopped at maxCount)' : '';
+      text.note(`${matchCount} matching line${matchCount === 1 ? '' : 's'}${stopped}.`);
+    }
+    return text.toString();
+  },
+};
+
+const byteLength: ToolMethodDescriptor<SpooledArtifact, Record<string, never>> = {
+  name: 'artifact_byte_length',
+  description: 'The size of a spooled tool output in bytes.',
+  args: {},
+  run: async (artifact) => {
+    const bytes = await artifact.byteLength();
+    return `${bytes} bytes (${formatBytes(bytes)})`;
+  },
+};
+
+const lineCount: ToolMethodDescriptor<SpooledArtifact, Record<string, never>> = {
+  name: 'artifact_line_count',
+  description: 'The number of lines of a spooled tool output.',
+  args: {},
+  run: async (artifact, _args, { signal }) => `${await artifact.lineCount({ signal })} lines`,
+};
+
+const encodingArgs = {
+  encoding: z
+    .enum(['o200k_base', 'cl100k_base'])
+    .nullish()
+    .describe('Tokenizer: o200k_base (GPT-4o and later, default) or cl100k_base.'),
+};
+
+const estimateTokens: ToolMethodDescriptor<SpooledArtifact, typeof encodingArgs> = {
+  name: 'artifact_estimate_tokens',
+  description: 'How many tokens a spooled tool output would cost if read whole.',
+  args: encodingArgs,
+  run: async (artifact, { encoding }) => {
+    const chosen = encoding ?? 'o200k_base';
+    return `about ${await artifact.estimateTokens(chosen)} tokens (${chosen})`;
+  },
+};
+
+/**
+ * The queries every spooled artifact answers, as models see them (names pinned by DESIGN §4).
+ *
+ * @example
+ * ```ts
+ * baseToolMethods.map((method) => method.name); // ['artifact_head', 'artifact_tail', …]
+ * ```
+ */
+export const baseToolMethods: readonly ToolMethodDescriptor<SpooledArtifact>[] = Object.freeze([
+  head,
+  tail,
+  grep,
+  cat,
+  byteLength,
+  lineCount,
+  estimateTokens,
+] as unknown as ToolMethodDescriptor<SpooledArtifact>[]);

@@ -1,0 +1,132 @@
+/**
+ * Bounds on everything a model is shown: at most `maxResultBytes` per result and
+ * `maxLineChars` per line.
+ *
+ * @example
+ * ```ts
+ * const limits: ResultLimits = { maxResultBytes: 20 * 1024, maxLineChars: 500 };
+ * ```
+ */
+export interface ResultLimits {
+  /** Default 50 KiB. */
+  maxResultBytes?: number;
+  /** Default 2,000. */
+  maxLineChars?: number;
+}
+
+/** DESIGN §3's defaults. */
+export const defaultResultLimits = { maxResultBytes: 50 * 1024, maxLineChars: 2_000 } as const;
+
+/**
+ * The one place where the API's 0-based line numbers become the 1-based ones a model sees
+ * (the way `grep -n`, `sed -n 'A,Bp'` and editors count).
+ *
+ * @example
+ * ```ts
+ * toModelLine(0); // 1
+ * ```
+ */
+export function toModelLine(lineNumber: number): number {
+  return lineNumber + 1;
+}
+
+/**
+ * A model's 1-based inclusive range `[first, last]` as the API's 0-based half-open one.
+ *
+ * @example
+ * ```ts
+ * fromModelRange(10, 20); // { start: 9, end: 20 }
+ * ```
+ */
+export function fromModelRange(first: number, last: number): { start: number; end: number } {
+  return { start: first - 1, end: last };
+}
+
+/**
+ * A model's 1-based line number as the API's 0-based one.
+ *
+ * @example
+ * ```ts
+ * fromModelLine(1); // 0
+ * ```
+ */
+export function fromModelLine(line: number): number {
+  return line - 1;
+}
+
+/**
+ * Builds a bounded, numbered result: each line as `N:text` (or `N-text` for context, as
+ * `grep -n` prints it), long lines cut with a note, and the whole cut at `maxResultBytes`.
+ * `add` returns false once a line no longer fits; the caller then names the continuing call.
+ *
+ * @example
+ * ```ts
+ * const text = new BoundedText(limits);
+ * for (const line of lines) if (!text.add(line.lineNumber, line.text)) break;
+ * text.note(`[cut: continue with artifact_cat {"callId":"call_1","start":${next}}]`);
+ * ```
+ */
+export class BoundedText {
+  readonly #maxBytes: number;
+  readonly #maxLineChars: number;
+  readonly #parts: string[] = [];
+  #bytes = 0;
+  #lastLine: number | undefined;
+
+  constructor(limits: ResultLimits = {}) {
+    this.#maxBytes = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
+    this.#maxLineChars = limits.maxLineChars ?? defaultResultLimits.maxLineChars;
+  }
+
+  /** The 0-based number of the last line shown, if any. */
+  get lastLine(): number | undefined {
+    return this.#lastLine;
+  }
+
+  /** Appends a numbered line; false (and nothing added) when it would pass the byte budget. */
+  add(lineNumber: number, text: string, marker: ':' | '-' = ':'): boolean {
+    const shown =
+      text.length > this.#maxLineChars
+        ? `${text.slice(0, this.#maxLineChars)}… [line cut: ${this.#maxLineChars} of ${text.length} chars]`
+        : text;
+    if (!this.#append(`${toModelLine(lineNumber)}${marker}${shown}\n`)) return false;
+    this.#lastLine = lineNumber;
+    return true;
+  }
+
+  /** Appends a line without a number (a header, `--`); false when it would not fit. */
+  addText(text: string): boolean {
+    return this.#append(`${text}\n`);
+  }
+
+  /** Appends a closing note; it may pass the budget by its own few bytes. */
+  note(text: string): void {
+    this.#parts.push(`${text}\n`);
+  }
+
+  toString(): string {
+    return this.#parts.join('');
+  }
+
+  #append(text: string): boolean {
+    const bytes = Buffer.byteLength(text);
+    if (this.#bytes + bytes > this.#maxBytes) return false;
+    this.#bytes += bytes;
+    this.#parts.push(text);
+    return true;
+  }
+}
+
+/**
+ * The exact call that continues a cut result, as a model would write it.
+ *
+ * @example
+ * ```ts
+ * continueWith('artifact_cat', { callId: 'call_1', start: 813, end: 2000 });
+ * // 'artifact_cat {"callId":"call_1","start":813,"end":2000}'
+ * ```
+ */
+export function continueWith(toolName: string, args: Record<string, unknown>): string {
+  const defined = Object.fromEntries(Object.entries(args).filter(([, value]) => value != null));
+  return `${toolName} ${JSON.stringify(defined)}`;
+}

@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { ResultLimits } from './model-lines.js';
+
+/**
+ * What a descriptor's `run` gets besides the artifact and its arguments.
+ *
+ * @example
+ * ```ts
+ * run: async (artifact, args, { callId, limits, signal }) => `${await artifact.lineCount({ signal })} lines`
+ * ```
+ */
+export interface ToolMethodContext {
+  /** The call id the model passed: continuation notes name it. */
+  callId: string;
+  limits: ResultLimits;
+  signal: AbortSignal;
+}
+
+/**
+ * One query an artifact class offers a model: its tool name, description, argument schema
+ * (without `callId`, which forging adds) and how to answer it as bounded text.
+ *
+ * @example
+ * ```ts
+ * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
+ *   name: 'artifact_line_count',
+ *   description: 'Number of lines of a spooled output.',
+ *   args: {},
+ *   run: async (artifact, _args, { signal }) => String(await artifact.lineCount({ signal })),
+ * };
+ * ```
+ */
+export interface ToolMethodDescriptor<Artifact, Args extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly description: string;
+  readonly args: Args;
+  run(
+    artifact: Artifact,
+    args: z.output<z.ZodObject<Args>>,
+    context: ToolMethodContext,
+  ): Promise<string>;
+}

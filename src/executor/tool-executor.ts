@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { Media } from '../artifact/media.js';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { isArtifactTool } from '../tools/artifact-tool.js';
+import type { DispatchContext } from '../tools/dispatch-context.js';
+import type { Tool } from '../tools/tool.js';
+import { ToolCall } from '../tools/tool-call.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { type HandleOptions, renderHandle } from './render-handle.js';
+import type { ContentPart, ToolCallOutcome } from './tool-result-content.js';
+import { type WrapOptions, wrapResult } from './wrap-result.js';
+
+/**
+ * A call as a provider reports it: the id, the tool's name, and the arguments (a JSON string
+ * or already parsed).
+ *
+ * @example
+ * ```ts
+ * const request: ToolCallRequest = { id: 'call_1', name: 'run_build', arguments: '{"target":"all"}' };
+ * ```
+ */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+/**
+ * Options for running calls.
+ *
+ * @example
+ * ```ts
+ * const options: ExecuteOptions = { inlineThreshold: 4096, handle: { previewLines: 2 } };
+ * ```
+ */
+export interface ExecuteOptions extends Omit<WrapOptions, 'signal'> {
+  handle?: Omit<HandleOptions, 'signal'>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one call against `tools` and renders what the model is shown. Nothing a model sends can
+ * crash the loop: an unknown tool, arguments that are not JSON or fail the schema (an unknown
+ * `callId`, a negative range), or a handler that throws all become error results that say what
+ * was wrong.
+ *
+ * @example
+ * ```ts
+ * const outcome = await executeToolCall(request, tools, dispatch, { signal });
+ * if (outcome.isError) console.warn(outcome.call.error?.code);
+ * ```
+ */
+export async function executeToolCall(
+  request: ToolCallRequest,
+  tools: ToolRegistry,
+  dispatch: DispatchContext,
+  options: ExecuteOptions = {},
+): Promise<ToolCallOutcome> {
+  const started = performance.now();
+  const tool = tools.get(request.name);
+  const call = new ToolCall({
+    id: request.id,
+    toolName: request.name,
+    arguments: parseArguments(request.arguments),
+    fromArtifactTool: tool !== undefined && isArtifactTool(tool),
+  });
+  let content: ContentPart[];
+  try {
+    if (!tool) {
+      const names = tools.list().map((known) => known.name);
+      throw new SpoolforgeError(
+        'E_UNKNOWN_TOOL',
+        `No tool named '${request.name}'. Tools: ${names.join(', ')}`,
+      );
+    }
+    const input = validate(tool, call.arguments);
+    const signal = options.signal ?? new AbortController().signal;
+    const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
+    call.results = call.fromArtifactTool
+      ? String(value)
+      : await wrapResult(tool, value, { ...options, signal });
+    content = await render(call, options);
+  } catch (error) {
+    call.error = SpoolforgeError.isInstance(error)
+      ? error
+      : new SpoolforgeError('E_TOOL_FAILED', String((error as Error)?.message ?? error), {
+          cause: error,
+        });
+    content = [{ type: 'text', text: `Error (${call.error.code}): ${call.error.message}` }];
+  }
+  return {
+    call,
+    content,
+    isError: call.error !== undefined,
+    durationMs: performance.now() - started,
+  };
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? {};
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    return new SpoolforgeError(
+      'E_INVALID_TOOL_ARGS',
+      `The arguments are not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+function validate(tool: Tool<unknown>, input: unknown): unknown {
+  if (SpoolforgeError.isInstance(input)) throw input;
+  const parsed = tool.inputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  // OpenAI strict mode sends null for every optional field it leaves out.
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    const withoutNulls = Object.fromEntries(
+      Object.entries(input).filter(([, value]) => value !== null),
+    );
+    const retried = tool.inputSchema.safeParse(withoutNulls);
+    if (retried.success) return retried.data;
+  }
+  throw new SpoolforgeError(
+    'E_INVALID_TOOL_ARGS',
+    `Invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
+    { cause: parsed.error },
+  );
+}
+
+async function runHandler(
+  tool: Tool<unknown>,
+  input: unknown,
+  context: Parameters<Tool['handler']>[1],
+) {
+  try {
+    return await tool.handler(input, context);
+  } catch (error) {
+    if (SpoolforgeError.isInstance(error)) throw error;
+    throw new SpoolforgeError(
+      'E_TOOL_FAILED',
+      `${tool.name} failed: ${(error as Error)?.message ?? error}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+async function render(call: ToolCall, options: ExecuteOptions): Promise<ContentPart[]> {
+  const results = call.results;
+  if (results instanceof SpooledArtifact) {
+    const handle = { ...options.handle, ...(options.signal ? { signal: options.signal } : {}) };
+    return [{ type: 'text', text: await renderHandle(call, results, handle) }];
+  }
+  if (Media.isInstance(results)) {
+    const name = results.name ? ` "${results.name}"` : '';
+    return [
+      {
+        type: 'text',
+        text: `${call.toolName} returned ${results.mediaType}${name} (${results.byteLength} bytes).`,
+      },
+      { type: 'media', media: results },
+    ];
+  }
+  return [{ type: 'text', text: String(results) }];
+}

@@ -1,0 +1,107 @@
+import type { ForgeOptions } from '../artifact/forge/forge-tools.js';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { DispatchContext } from '../tools/dispatch-context.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolCall } from '../tools/tool-call.js';
+import { ToolRegistry } from '../tools/tool-registry.js';
+import { type ExecuteOptions, executeToolCall, type ToolCallRequest } from './tool-executor.js';
+import type { ToolCallOutcome } from './tool-result-content.js';
+
+/**
+ * Options for a {@link ToolSession}.
+ *
+ * @example
+ * ```ts
+ * const options: ToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
+ * ```
+ */
+export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, ForgeOptions {
+  /** The agent's own tools. */
+  // biome-ignore lint/suspicious/noExplicitAny: tools of every input type
+  tools?: Iterable<Tool<any>> | ToolRegistry;
+  /** Artifact classes whose tools are forged, most specific first. Default `[SpooledArtifact]`. */
+  artifactClasses?: (typeof SpooledArtifact)[];
+}
+
+/**
+ * The provider-neutral agent loop: {@link ToolSession.dispatch} forges the tools for the next
+ * request from the calls made so far, {@link ToolSession.run} executes the calls the model sent
+ * back (large results are spooled into artifacts) and records them for the next dispatch.
+ * Provider adapters translate its tools and outcomes; you drive the loop.
+ *
+ * @example
+ * ```ts
+ * await using session = new ToolSession({ tools: [runBuild] });
+ * const dispatch = session.dispatch();
+ * const reply = await callModel(messages, dispatch.tools?.list());
+ * dispatch.ack();
+ * const outcomes = await session.run(reply.toolCalls, dispatch);
+ * ```
+ */
+export class ToolSession {
+  readonly registry: ToolRegistry;
+  readonly #options: ToolSessionOptions;
+  readonly #artifactClasses: (typeof SpooledArtifact)[];
+  readonly #toolCalls: ToolCall[] = [];
+  /** What each dispatch offered: its calls run against this even after ack prunes the live registry. */
+  readonly #offered = new WeakMap<DispatchContext, ToolRegistry>();
+
+  constructor(options: ToolSessionOptions = {}) {
+    this.registry =
+      options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+    this.#options = options;
+    this.#artifactClasses = options.artifactClasses ?? [SpooledArtifact];
+  }
+
+  /** Every call run so far in this session, in order. */
+  get toolCalls(): readonly ToolCall[] {
+    return this.#toolCalls;
+  }
+
+  /**
+   * A context for the next request: the session's tools plus the tools forged for the calls so
+   * far (`callId` enums), merged so forged tools replace same-named ones; they are ephemeral and
+   * pruned from `dispatch.tools` when it is acked.
+   */
+  dispatch(): DispatchContext {
+    const context = new DispatchContext({ turnToolCalls: this.#toolCalls });
+    const limits = this.#options.limits ? { limits: this.#options.limits } : {};
+    // Most specific first, the base last: its forged tools span every artifact, so they win.
+    const forged = this.#artifactClasses.map((artifactClass) =>
+      artifactClass.forgeTools(context, limits),
+    );
+    const tools = ToolRegistry.merge([this.registry, ...forged], { onCollision: 'replace' });
+    context.tools = tools;
+    tools.bindContext(context);
+    this.#offered.set(context, new ToolRegistry(tools.list()));
+    return context;
+  }
+
+  /** Runs the calls a response asked for (concurrently; outcomes in request order). */
+  async run(
+    requests: readonly ToolCallRequest[],
+    context: DispatchContext,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolCallOutcome[]> {
+    const tools = this.#offered.get(context) ?? context.tools ?? this.registry;
+    const outcomes = await Promise.all(
+      requests.map((request) =>
+        executeToolCall(request, tools, context, { ...this.#options, ...options }),
+      ),
+    );
+    this.#toolCalls.push(...outcomes.map((outcome) => outcome.call));
+    return outcomes;
+  }
+
+  /** Closes every artifact the session spooled (removing their temp files). */
+  async close(): Promise<void> {
+    const artifacts = this.#toolCalls
+      .map((call) => call.results)
+      .filter((results): results is SpooledArtifact => results instanceof SpooledArtifact);
+    await Promise.all(artifacts.map((artifact) => artifact.close()));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A tool's zod input schema as JSON Schema (draft 2020-12, input side, no `$schema` key), the
+ * shape Anthropic's `input_schema` and the AI SDK take.
+ *
+ * @example
+ * ```ts
+ * toJsonSchema(z.object({ pattern: z.string() }));
+ * // { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] }
+ * ```
+ */
+export function toJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  });
+  return rest;
+}
+
+/**
+ * The same schema made acceptable to OpenAI's strict mode: every object lists all its
+ * properties as required and forbids others; a property that was optional becomes nullable
+ * instead (the executor reads a `null` back as "left out"); and no `{"not":{}}` remains.
+ *
+ * @example
+ * ```ts
+ * toStrictJsonSchema(z.object({ n: z.number().optional() }));
+ * // { type: 'object', properties: { n: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+ * //   required: ['n'], additionalProperties: false }
+ * ```
+ */
+export function toStrictJsonSchema(schema: z.ZodType): JsonSchema {
+  return strict(toJsonSchema(schema)) as JsonSchema;
+}
+
+function strict(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(strict);
+  if (typeof node !== 'object' || node === null) return node;
+  const result: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (isNotAnything(value)) continue;
+    result[key] = strict(value);
+  }
+  const properties = result.properties as Record<string, JsonSchema> | undefined;
+  if (result.type === 'object' || properties) {
+    const required = new Set((result.required as string[] | undefined) ?? []);
+    const names = Object.keys(properties ?? {});
+    result.properties = Object.fromEntries(
+      names.map((name) => {
+        const property = properties?.[name] ?? {};
+        return [name, required.has(name) || acceptsNull(property) ? property : nullable(property)];
+      }),
+    );
+    result.required = names;
+    result.additionalProperties = false;
+  }
+  return result;
+}
+
+function isNotAnything(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'not' in value &&
+    Object.keys(value).length === 1 &&
+    Object.keys((value as { not: object }).not).length === 0
+  );
+}
+
+function acceptsNull(property: JsonSchema): boolean {
+  const anyOf = property.anyOf as JsonSchema[] | undefined;
+  return property.type === 'null' || (anyOf?.some((option) => option.type === 'null') ?? false);
+}
+
+function nullable(property: JsonSchema): JsonSchema {
+  const { description, ...rest } = property;
+  return { ...(description === undefined ? {} : { description }), anyOf: [rest, { type: 'null' }] };
+}

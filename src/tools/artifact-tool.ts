@@ -1,0 +1,45 @@
+import type { Tool } from './tool.js';
+
+const artifactToolBrand = Symbol.for('spoolforge.artifactTool');
+
+/**
+ * A tool whose handler answers from an artifact (a forged `artifact_grep`, say). Its results are
+ * already bounded text, so it never declares an `artifactConstructor`, and the calls it makes
+ * are marked `fromArtifactTool` so they are never offered as a `callId` themselves.
+ *
+ * @example
+ * ```ts
+ * const tool = artifactTool({ name: 'artifact_line_count', description, inputSchema, handler });
+ * isArtifactTool(tool); // true
+ * ```
+ */
+export interface ArtifactTool<Input = unknown> extends Tool<Input> {
+  readonly [artifactToolBrand]: true;
+  artifactConstructor?: never;
+}
+
+/**
+ * Marks a tool as an {@link ArtifactTool}.
+ *
+ * @example
+ * ```ts
+ * const tool = artifactTool({ name: 'artifact_head', description, inputSchema, handler, ephemeral: true });
+ * ```
+ */
+export function artifactTool<Input>(
+  tool: Omit<Tool<Input>, 'artifactConstructor'>,
+): ArtifactTool<Input> {
+  return { ...tool, [artifactToolBrand]: true };
+}
+
+/**
+ * True for a tool made by {@link artifactTool}.
+ *
+ * @example
+ * ```ts
+ * if (isArtifactTool(tool)) call.fromArtifactTool = true;
+ * ```
+ */
+export function isArtifactTool(tool: object): boolean {
+  return artifactToolBrand in tool;
+}
