@@ -7,6 +7,7 @@ export {
   collectToolMethods,
   type ForgeOptions,
   forgeArtifactTools,
+  listToolName,
 } from './artifact/forge/forge-tools.js';
 export {
   BoundedText,

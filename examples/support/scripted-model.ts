@@ -80,7 +80,8 @@ export async function startScriptedModel(options: {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(wire.format(reply, index, body)));
     } catch (error) {
-      response.writeHead(500, { 'content-type': 'application/json' });
+      // 400, not 500: SDKs retry a 500, and a failing script should fail the test at once.
+      response.writeHead(400, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: String((error as Error).message) } }));
     }
   });

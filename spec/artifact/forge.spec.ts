@@ -68,7 +68,7 @@ describe('SpooledArtifact.forgeTools', () => {
       expect(tool.onCollision).toBe('replace');
     }
     const grep = tools.find((tool) => tool.name === 'artifact_grep');
-    const schema = z.toJSONSchema(grep?.inputSchema ?? z.never()) as {
+    const schema = z.toJSONSchema(grep?.inputSchema ?? z.never()) as unknown as {
       properties: { callId: { enum: string[] } };
     };
     expect(schema.properties.callId.enum).toEqual(['call_1']);

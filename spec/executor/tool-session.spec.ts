@@ -66,7 +66,11 @@ describe('ToolSession', () => {
       tools.map((tool, index) => ({ id: `call_${index}`, name: tool.name, arguments: '{}' })),
       dispatch,
     );
-    expect(outcomes.map(text)).toEqual(['just this', '{\n  "ok": true,\n  "n": 2\n}', '']);
+    expect(outcomes.map(text)).toEqual([
+      'just this',
+      '{\n  "ok": true,\n  "n": 2\n}',
+      '(no output)',
+    ]);
     expect(outcomes.map((outcome) => outcome.isError)).toEqual([false, false, false]);
   });
 
@@ -134,7 +138,7 @@ describe('ToolSession', () => {
   it('forges tools for the next dispatch, breaks recursion, and prunes them on ack', async () => {
     await using session = new ToolSession({ tools: [produceLog] });
     const first = session.dispatch();
-    expect(first.tools?.list().map((tool) => tool.name)).toEqual(['produce_log']);
+    expect(first.tools.list().map((tool) => tool.name)).toEqual(['produce_log']);
     first.ack();
     await session.run(
       [{ id: 'call_1', name: 'produce_log', arguments: { lines: 300_000 } }],
@@ -142,9 +146,9 @@ describe('ToolSession', () => {
     );
 
     const second = session.dispatch();
-    expect(second.tools?.has('artifact_grep')).toBe(true);
+    expect(second.tools.has('artifact_grep')).toBe(true);
     second.ack();
-    expect(second.tools?.has('artifact_grep')).toBe(false);
+    expect(second.tools.has('artifact_grep')).toBe(false);
     // Calls of an acked dispatch still run against what it offered.
     const [grep] = await session.run(
       [{ id: 'call_2', name: 'artifact_grep', arguments: { callId: 'call_1', pattern: 'FATAL' } }],

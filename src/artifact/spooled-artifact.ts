@@ -89,6 +89,7 @@ export class SpooledArtifact {
    * with `callId` limited to the turn's calls whose results are instances of this class.
    */
   static forgeTools(context: DispatchContext, options: ForgeOptions = {}): ToolRegistry {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass forging its own tools
     return forgeArtifactTools(this, context, options);
   }
 

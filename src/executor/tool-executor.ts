@@ -164,5 +164,6 @@ async function render(call: ToolCall, options: ExecuteOptions): Promise<ContentP
       { type: 'media', media: results },
     ];
   }
-  return [{ type: 'text', text: String(results) }];
+  // Providers reject empty text blocks, and a model reads "(no output)" better than nothing.
+  return [{ type: 'text', text: String(results) || '(no output)' }];
 }

@@ -33,7 +33,7 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
  * ```ts
  * await using session = new ToolSession({ tools: [runBuild] });
  * const dispatch = session.dispatch();
- * const reply = await callModel(messages, dispatch.tools?.list());
+ * const reply = await callModel(messages, dispatch.tools.list());
  * dispatch.ack();
  * const outcomes = await session.run(reply.toolCalls, dispatch);
  * ```
@@ -41,7 +41,8 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
 export class ToolSession {
   readonly registry: ToolRegistry;
   readonly #options: ToolSessionOptions;
-  readonly #artifactClasses: (typeof SpooledArtifact)[];
+  /** The artifact classes whose tools each dispatch forges, most specific first. */
+  readonly artifactClasses: readonly (typeof SpooledArtifact)[];
   readonly #toolCalls: ToolCall[] = [];
   /** What each dispatch offered: its calls run against this even after ack prunes the live registry. */
   readonly #offered = new WeakMap<DispatchContext, ToolRegistry>();
@@ -50,7 +51,7 @@ export class ToolSession {
     this.registry =
       options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
     this.#options = options;
-    this.#artifactClasses = options.artifactClasses ?? [SpooledArtifact];
+    this.artifactClasses = options.artifactClasses ?? [SpooledArtifact];
   }
 
   /** Every call run so far in this session, in order. */
@@ -67,7 +68,7 @@ export class ToolSession {
     const context = new DispatchContext({ turnToolCalls: this.#toolCalls });
     const limits = this.#options.limits ? { limits: this.#options.limits } : {};
     // Most specific first, the base last: its forged tools span every artifact, so they win.
-    const forged = this.#artifactClasses.map((artifactClass) =>
+    const forged = this.artifactClasses.map((artifactClass) =>
       artifactClass.forgeTools(context, limits),
     );
     const tools = ToolRegistry.merge([this.registry, ...forged], { onCollision: 'replace' });
@@ -83,7 +84,7 @@ export class ToolSession {
     context: DispatchContext,
     options: { signal?: AbortSignal } = {},
   ): Promise<ToolCallOutcome[]> {
-    const tools = this.#offered.get(context) ?? context.tools ?? this.registry;
+    const tools = this.#offered.get(context) ?? context.tools;
     const outcomes = await Promise.all(
       requests.map((request) =>
         executeToolCall(request, tools, context, { ...this.#options, ...options }),

@@ -1,6 +1,6 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ToolCall } from './tool-call.js';
-import type { ToolRegistry } from './tool-registry.js';
+import { ToolRegistry } from './tool-registry.js';
 
 type Settlement = { kind: 'ack' } | { kind: 'nack'; error: unknown };
 
@@ -18,14 +18,15 @@ type Settlement = { kind: 'ack' } | { kind: 'nack'; error: unknown };
  */
 export class DispatchContext {
   readonly turnToolCalls: readonly ToolCall[];
-  tools: ToolRegistry | undefined;
+  /** The tools offered with this request (empty unless given or set by a session). */
+  tools: ToolRegistry;
   #settlement: Settlement | undefined;
   readonly #ackHandlers = new Set<() => void>();
   readonly #nackHandlers = new Set<(error: unknown) => void>();
 
   constructor(init: { turnToolCalls?: readonly ToolCall[]; tools?: ToolRegistry }) {
     this.turnToolCalls = [...(init.turnToolCalls ?? [])];
-    this.tools = init.tools;
+    this.tools = init.tools ?? new ToolRegistry();
   }
 
   /** `'pending'` until ack or nack. */

@@ -112,6 +112,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
   run: async (artifact, args, { callId, limits, signal }) => {
     const text = new BoundedText(limits);
     let cut = false;
+    let shownMatches = 0;
     const defined = <T>(value: T | null | undefined) => (value == null ? undefined : value);
     const options = Object.fromEntries(
       Object.entries({
@@ -129,9 +130,12 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
       args.pattern,
       { ...options, timeout: grepTimeout, signal },
       (line) => {
-        if (text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-')) return true;
-        cut = true;
-        return false;
+        if (!text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-')) {
+          cut = true;
+          return false;
+        }
+        if (line.isMatch) shownMatches++;
+        return true;
       },
       () => void text.addText('--'),
     );
@@ -139,7 +143,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
       const next = (text.lastLine ?? -1) + 1;
       const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
       text.note(
-        `[cut at ${formatBytes(budget)} after ${matchCount} matching lines; more may follow. ` +
+        `[cut at ${formatBytes(budget)} after ${shownMatches} matching lines; more may follow. ` +
           `Continue with ${continueWith('artifact_grep', { ...args, callId, startLine: toModelLine(next) })}]`,
       );
     } else if (matchCount === 0) {

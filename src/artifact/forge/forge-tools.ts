@@ -111,9 +111,19 @@ function describeCall(call: ToolCall): string {
   return `${call.id} = ${call.toolName}${artifact.name ? ` "${artifact.name}"` : ''}`;
 }
 
+/**
+ * The name of the listing tool every forge adds (it has no descriptor: it spans all calls).
+ *
+ * @example
+ * ```ts
+ * forged.has(listToolName); // true whenever anything is spooled
+ * ```
+ */
+export const listToolName = 'artifact_list';
+
 function listTool(calls: ToolCall[]) {
   return artifactTool({
-    name: 'artifact_list',
+    name: listToolName,
     description:
       'Lists the spooled tool outputs you can query now: call id, tool, name, kind, size, lines.',
     inputSchema: z.object({}),

@@ -17,6 +17,9 @@ export interface ResultLimits {
 /** DESIGN §3's defaults. */
 export const defaultResultLimits = { maxResultBytes: 50 * 1024, maxLineChars: 2_000 } as const;
 
+/** Room kept for the closing note, so a cut result with its note stays within the budget. */
+const noteReserve = 1_024;
+
 /**
  * The one place where the API's 0-based line numbers become the 1-based ones a model sees
  * (the way `grep -n`, `sed -n 'A,Bp'` and editors count).
@@ -99,7 +102,7 @@ export class BoundedText {
     return this.#append(`${text}\n`);
   }
 
-  /** Appends a closing note; it may pass the budget by its own few bytes. */
+  /** Appends a closing note (up to 1 KiB: room for it is kept free by `add`). */
   note(text: string): void {
     this.#parts.push(`${text}\n`);
   }
@@ -110,7 +113,7 @@ export class BoundedText {
 
   #append(text: string): boolean {
     const bytes = Buffer.byteLength(text);
-    if (this.#bytes + bytes > this.#maxBytes) return false;
+    if (this.#bytes + bytes > this.#maxBytes - noteReserve) return false;
     this.#bytes += bytes;
     this.#parts.push(text);
     return true;

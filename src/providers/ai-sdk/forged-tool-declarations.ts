@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { collectToolMethods, listToolName } from '../../artifact/forge/forge-tools.js';
+import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
+import type { Tool } from '../../tools/tool.js';
+
+/**
+ * What the AI SDK needs to declare a tool before any step: its name, description and input
+ * schema. The handler stays with the session.
+ *
+ * @example
+ * ```ts
+ * const declaration: ToolDeclaration = { name: 'run_build', description, inputSchema };
+ * ```
+ */
+export type ToolDeclaration = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
+
+const callIdUntilForged = z
+  .string()
+  .describe('The call id of a spooled tool output (artifact_list shows them).');
+
+/**
+ * Every tool the given artifact classes forge, declared up front: the AI SDK only lets a step
+ * narrow the tools declared at the start (`activeTools`), never add one. The schemas here
+ * carry `callId` as a plain string; within a step each tool's schema is the one the step's
+ * dispatch forged, with the `callId` enum.
+ *
+ * @example
+ * ```ts
+ * forgedToolDeclarations([SpooledArtifact]).map((tool) => tool.name);
+ * // ['artifact_head', 'artifact_tail', 'artifact_grep', …, 'artifact_list']
+ * ```
+ */
+export function forgedToolDeclarations(
+  artifactClasses: readonly (typeof SpooledArtifact)[],
+): ToolDeclaration[] {
+  const declarations = new Map<string, ToolDeclaration>();
+  for (const artifactClass of artifactClasses) {
+    for (const method of collectToolMethods(artifactClass)) {
+      declarations.set(method.name, {
+        name: method.name,
+        description: method.description,
+        inputSchema: z.object({ callId: callIdUntilForged, ...method.args }),
+      });
+    }
+  }
+  declarations.set(listToolName, {
+    name: listToolName,
+    description: 'Lists the spooled tool outputs you can query now.',
+    inputSchema: z.object({}),
+  });
+  return [...declarations.values()];
+}

@@ -1,0 +1,12 @@
+export {
+  type AiSdkToolSetOptions,
+  type SpoolforgeToolSet,
+  type SpoolforgeToolSetOptions,
+  spoolforgeToolSet,
+} from './spoolforge-tool-set.js';
+export {
+  type MediaResults,
+  type SpoolforgeMediaOutput,
+  type SpoolforgeToolOutput,
+  toToolModelOutput,
+} from './tool-output.js';

@@ -1,0 +1,150 @@
+import type { Tool as AiSdkTool, ToolSet } from 'ai';
+import { ToolSession, type ToolSessionOptions } from '../../executor/tool-session.js';
+import type { DispatchContext } from '../../tools/dispatch-context.js';
+import { forgedToolDeclarations } from './forged-tool-declarations.js';
+import { StepDispatches } from './step-dispatches.js';
+import { toAiSdkTool } from './to-ai-sdk-tool.js';
+import type { MediaResults } from './tool-output.js';
+
+/**
+ * How the tool set talks to the AI SDK, whichever way its session is made.
+ *
+ * @example
+ * ```ts
+ * const options: AiSdkToolSetOptions = { strict: true, mediaResults: 'note' };
+ * ```
+ */
+export interface AiSdkToolSetOptions {
+  /**
+   * OpenAI strict mode: schemas list every property as required (optional ones become
+   * nullable; the executor reads `null` as left out) and tools carry `strict: true`.
+   * Default false.
+   */
+  strict?: boolean;
+  /** Default `'native'`; use `'note'` with Chat Completions models. See {@link MediaResults}. */
+  mediaResults?: MediaResults;
+  /**
+   * AI SDK tools offered as they are, next to the session's, in every step. They do not run
+   * through the session: their outputs are not spooled.
+   */
+  aiSdkTools?: ToolSet;
+}
+
+/**
+ * Options for {@link spoolforgeToolSet}: either the options of a new {@link ToolSession}
+ * (`tools`, `inlineThreshold`, `limits`, …), or a `session` of yours.
+ *
+ * @example
+ * ```ts
+ * const fromOptions: SpoolforgeToolSetOptions = { tools: [runBuild], inlineThreshold: 4096 };
+ * const fromSession: SpoolforgeToolSetOptions = { session, strict: true };
+ * ```
+ */
+export type SpoolforgeToolSetOptions = AiSdkToolSetOptions &
+  ((ToolSessionOptions & { session?: undefined }) | { session: ToolSession });
+
+/**
+ * Tools for `generateText` / `streamText` (or a `ToolLoopAgent`) whose forged artifact tools
+ * appear per step. Pass `tools`, `prepareStep` and `onStepFinish` together.
+ *
+ * @example
+ * ```ts
+ * await using spoolforge = spoolforgeToolSet({ tools: [produceLog] });
+ * const { tools, prepareStep, onStepFinish } = spoolforge;
+ * const result = await generateText({ model, prompt, tools, prepareStep, onStepFinish, stopWhen: stepCountIs(8) });
+ * ```
+ */
+export interface SpoolforgeToolSet extends AsyncDisposable {
+  /**
+   * The session's tools and every tool the artifact classes forge, plus `aiSdkTools`. The SDK
+   * cannot add tools after the start, so all are declared and each step narrows them.
+   */
+  readonly tools: ToolSet;
+  /**
+   * Begins a step: acks the previous step's dispatch if it is still pending, dispatches anew,
+   * and returns `activeTools` — the session's tools, and the forged tools only once there is a
+   * spooled output to query (their schemas then carry the `callId` enum of this dispatch). It
+   * overrides a top-level `activeTools`; to combine it with a `prepareStep` of yours, call it
+   * from yours and keep (or narrow) its `activeTools`.
+   */
+  readonly prepareStep: (step: { stepNumber: number }) => { activeTools: string[] };
+  /** Acks the step's dispatch once the step finished: its ephemeral tools are pruned. */
+  readonly onStepFinish: () => void;
+  /** The session the tools run in: its `toolCalls` hold every call and spooled artifact. */
+  readonly session: ToolSession;
+  /** The current (or last) step's dispatch, until the first step begins `undefined`. */
+  readonly dispatch: DispatchContext | undefined;
+  /** Closes the session's artifacts (temp files) if the tool set made the session. */
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the AI SDK tool set of a {@link ToolSession}: the session's own tools execute through
+ * the session (large returns are spooled; the model gets the short handle as the tool output),
+ * each step is one dispatch, acked when the step finishes, and the forged tools
+ * (`artifact_head`, `artifact_grep`, …) are offered in a step only when there are spooled
+ * outputs, with that dispatch's `callId` enum. A call with a `callId` the step does not offer
+ * (an artifact tool's own call, say) comes back to the model as a tool error it can read.
+ *
+ * @example
+ * ```ts
+ * import { openai } from '@ai-sdk/openai';
+ * import { generateText, stepCountIs } from 'ai';
+ * import { defineTool } from 'spoolforge';
+ * import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
+ *
+ * const runTests = defineTool({
+ *   name: 'run_tests',
+ *   description: 'Runs the test suite and returns its full output.',
+ *   inputSchema: z.object({}),
+ *   handler: (_input, { signal }) => spawnOutput('npm', ['test'], { signal }),
+ * });
+ * await using spoolforge = spoolforgeToolSet({ tools: [runTests] });
+ * const { text } = await generateText({
+ *   model: openai('gpt-4.1'),
+ *   prompt: 'Why do the tests fail?',
+ *   tools: spoolforge.tools,
+ *   prepareStep: spoolforge.prepareStep,
+ *   onStepFinish: spoolforge.onStepFinish,
+ *   stopWhen: stepCountIs(10),
+ * });
+ * ```
+ */
+export function spoolforgeToolSet(options: SpoolforgeToolSetOptions = {}): SpoolforgeToolSet {
+  const ownsSession = options.session === undefined;
+  const session = options.session ?? new ToolSession(options);
+  const steps = new StepDispatches(session);
+  const context = {
+    session,
+    steps,
+    strict: options.strict ?? false,
+    mediaResults: options.mediaResults ?? 'native',
+  };
+  const tools: Record<string, AiSdkTool> = {};
+  const declarations = [
+    ...session.registry.list(),
+    ...forgedToolDeclarations(session.artifactClasses),
+  ];
+  for (const declaration of declarations) {
+    tools[declaration.name] = toAiSdkTool(declaration, context);
+  }
+  const alwaysActive = Object.keys(options.aiSdkTools ?? {});
+  Object.assign(tools, options.aiSdkTools);
+  const close = () => (ownsSession ? session.close() : Promise.resolve());
+  return {
+    tools,
+    prepareStep: ({ stepNumber }) => {
+      steps.begin(stepNumber);
+      // A tool the dispatch offers but nobody declared cannot be sent: the SDK has no such tool.
+      const offered = [...steps.offered.keys()].filter((name) => name in tools);
+      return { activeTools: [...new Set([...offered, ...alwaysActive])] };
+    },
+    onStepFinish: () => steps.finish(),
+    session,
+    get dispatch() {
+      return steps.current;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

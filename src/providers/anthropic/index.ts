@@ -1,0 +1,8 @@
+export { type AnthropicDispatch, AnthropicToolSession } from './anthropic-tool-session.js';
+export { type AnthropicContent, fromAnthropicContent } from './from-anthropic-content.js';
+export {
+  type AnthropicToolResultsOptions,
+  defaultMaxImageBytes,
+  toAnthropicToolResults,
+} from './to-anthropic-tool-results.js';
+export { toAnthropicTools } from './to-anthropic-tools.js';
