@@ -17,7 +17,25 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
   });
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
+}
+
+/**
+ * zod writes `.int()` as bounds of ±(2^53 − 1); they tell a model nothing and cost tokens on
+ * every request, so they go.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(
+        ([key, value]) =>
+          !(key === 'maximum' && value === Number.MAX_SAFE_INTEGER) &&
+          !(key === 'minimum' && value === Number.MIN_SAFE_INTEGER),
+      )
+      .map(([key, value]) => [key, withoutSafeIntegerBounds(value)]),
+  );
 }
 
 /**
@@ -71,8 +89,10 @@ function isNotAnything(value: unknown): boolean {
 }
 
 function acceptsNull(property: JsonSchema): boolean {
+  const allowsNull = (type: unknown) =>
+    type === 'null' || (Array.isArray(type) && type.includes('null'));
   const anyOf = property.anyOf as JsonSchema[] | undefined;
-  return property.type === 'null' || (anyOf?.some((option) => option.type === 'null') ?? false);
+  return allowsNull(property.type) || (anyOf?.some((option) => allowsNull(option.type)) ?? false);
 }
 
 function nullable(property: JsonSchema): JsonSchema {

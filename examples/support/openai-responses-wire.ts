@@ -1,0 +1,97 @@
+// The OpenAI Responses wire format, for the scripted model.
+import type { OfferedTool, ReturnedResult, ScriptedReply, WireFormat } from './scripted-model.js';
+
+interface InputItem {
+  type?: string;
+  call_id?: string;
+  output?: unknown;
+}
+
+interface FlatFunctionTool {
+  type: string;
+  name: string;
+  description?: string | null;
+  parameters?: Record<string, unknown> | null;
+}
+
+// `output` is a string, or `input_text` / `input_image` / `input_file` parts.
+const textOf = (output: unknown): string =>
+  typeof output === 'string'
+    ? output
+    : Array.isArray(output)
+      ? output
+          .filter((part: { type?: string }) => part.type === 'input_text')
+          .map((part: { text?: string }) => part.text ?? '')
+          .join('\n')
+      : '';
+
+/**
+ * `POST /v1/responses`: flat `function` tools, `function_call_output` input items, and a
+ * Response whose `output` holds `function_call` items or an assistant `message`.
+ */
+export const openAIResponsesWire: WireFormat = {
+  path: '/v1/responses',
+  parse(body) {
+    const tools: OfferedTool[] = ((body.tools as FlatFunctionTool[] | undefined) ?? [])
+      .filter((tool) => tool.type === 'function')
+      .map((tool) => ({
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.parameters ?? {},
+      }));
+    const input = Array.isArray(body.input) ? (body.input as InputItem[]) : [];
+    const results: ReturnedResult[] = input
+      .filter((item) => item.type === 'function_call_output')
+      .map((item) => {
+        const text = textOf(item.output);
+        return { callId: item.call_id ?? '', text, isError: text.startsWith('Error (') };
+      });
+    return { tools, results };
+  },
+  format(reply: ScriptedReply, index, body) {
+    const output =
+      'text' in reply
+        ? [
+            {
+              type: 'message',
+              id: `msg_${index}`,
+              status: 'completed',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+            },
+          ]
+        : reply.toolCalls.map((call, position) => ({
+            type: 'function_call',
+            id: `fc_${index}_${position}`,
+            call_id: `call_${index}_${position}`,
+            name: call.name,
+            arguments: JSON.stringify(call.arguments),
+            status: 'completed',
+          }));
+    // The SDK computes `output_text` itself from the `message` items of a `response` object.
+    return {
+      id: `resp_${index}`,
+      object: 'response',
+      created_at: 1_790_000_000 + index,
+      status: 'completed',
+      model: String(body.model ?? 'scripted'),
+      output,
+      error: null,
+      incomplete_details: null,
+      instructions: null,
+      metadata: {},
+      parallel_tool_calls: true,
+      temperature: null,
+      top_p: null,
+      tool_choice: 'auto',
+      tools: body.tools ?? [],
+      usage: {
+        input_tokens: 0,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 0,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 0,
+      },
+    };
+  },
+};

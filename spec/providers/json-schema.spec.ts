@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toJsonSchema, toStrictJsonSchema } from '../../dist/providers/json-schema.js';
+
+const schema = z.object({
+  pattern: z.string(),
+  fixed: z.boolean().nullish(),
+  count: z.number().int().min(0).optional(),
+  nested: z.object({ deep: z.string().optional() }).optional(),
+  closed: z.strictObject({}),
+});
+
+describe('JSON Schema for providers', () => {
+  it('keeps the plain schema honest about what is optional, without $schema or safe-integer bounds', () => {
+    const plain = toJsonSchema(schema);
+    expect(plain.$schema).toBeUndefined();
+    expect(plain.required).toEqual(['pattern', 'closed']);
+    expect(JSON.stringify(plain)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it('meets OpenAI strict mode: all required, optional made nullable, no extra properties, no {"not":{}}', () => {
+    const strict = toStrictJsonSchema(schema) as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(strict.required).toEqual(['pattern', 'fixed', 'count', 'nested', 'closed']);
+    expect(strict.additionalProperties).toBe(false);
+    expect(strict.properties.fixed).toEqual({ type: ['boolean', 'null'] });
+    expect(strict.properties.count).toEqual({
+      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }],
+    });
+    expect(strict.properties.nested).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { deep: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+          required: ['deep'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    });
+    expect(JSON.stringify(strict)).not.toContain('"not":{}');
+  });
+});

@@ -1,0 +1,19 @@
+export { toChatCompletionsToolMessages } from './chat-completions-tool-messages.js';
+export { fromChatCompletionsToolCalls, toChatCompletionsTools } from './chat-completions-tools.js';
+export {
+  type OpenAIFunctionDefinition,
+  type ToolSource,
+  toFunctionDefinitions,
+} from './function-definition.js';
+export {
+  type ChatCompletionsTurn,
+  OpenAIToolLoop,
+  type OpenAIToolLoopOptions,
+  type OpenAITurn,
+  type ResponsesTurn,
+} from './openai-tool-loop.js';
+export {
+  type ResponsesFunctionCallOutput,
+  toResponsesToolOutputs,
+} from './responses-tool-outputs.js';
+export { fromResponsesOutput, toResponsesTools } from './responses-tools.js';
