@@ -1,58 +1,108 @@
-// The main job: a tool streams a large log; spoolforge spools it (bounded memory, line index
-// built on the way) and answers head / tail / grep / line ranges, each with its time.
-//   npm run demo -- --size 512M
+// The main job: a tool streams a large service log; spoolforge spools it as it arrives, and a
+// model investigates it through the real OpenAI client, the executor and the forged artifact_*
+// tools. Per turn it prints what the model was sent (tokens) beside what inlining the log would
+// have cost, and how long the step took.
+//   npm run demo -- --size 1G
+// Offline (no OPENAI_API_KEY) a scripted model on 127.0.0.1 plays the model; with a key, the
+// real API does (model OPENAI_MODEL, default gpt-4o-mini).
 import { parseArgs } from 'node:util';
-import { spool } from 'spoolforge';
+import { countTokens } from 'gpt-tokenizer';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { defineTool, formatBytes, SpooledArtifact } from 'spoolforge';
+import { OpenAIToolLoop } from 'spoolforge/openai';
+import { z } from 'zod';
 import { generateLog, parseSize, rareLiteral } from '../bench/generate-log.js';
+import { investigateLog } from './support/investigate-log-script.js';
+import { openAIChatWire } from './support/openai-chat-wire.js';
+import { type ScriptedModel, startScriptedModel } from './support/scripted-model.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '256M' } } });
 const size = parseSize(values.size);
-const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const number = (value: number) => value.toLocaleString('en-US');
 
-async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const result = await run();
-  console.log(`\n▸ ${label}  (${(performance.now() - started).toFixed(1)} ms)`);
-  return result;
+const fetchLog = defineTool({
+  name: 'fetch_service_log',
+  description: 'Fetches the complete log of the production services for the last day.',
+  inputSchema: z.object({ day: z.string().describe('The day, YYYY-MM-DD.') }),
+  handler: () => generateLog({ size }),
+});
+
+const apiKey = process.env.OPENAI_API_KEY;
+let scripted: ScriptedModel | undefined;
+if (!apiKey) {
+  scripted = await startScriptedModel({
+    wires: [openAIChatWire],
+    script: investigateLog({
+      firstTool: 'fetch_service_log',
+      firstArguments: { day: '2026-11-21' },
+      pattern: rareLiteral,
+    }),
+  });
 }
+const client = new OpenAI(
+  scripted ? { apiKey: 'offline', baseURL: `${scripted.url}/v1` } : { apiKey: apiKey ?? '' },
+);
+const model = apiKey ? (process.env.OPENAI_MODEL ?? 'gpt-4o-mini') : 'scripted';
+const messages: ChatCompletionMessageParam[] = [
+  {
+    role: 'system',
+    content:
+      'You investigate incidents. Fetch the service log, then find what failed with the ' +
+      `artifact_* tools (large outputs are spooled, not shown). Look for ${rareLiteral}.`,
+  },
+  { role: 'user', content: 'Something broke in production yesterday (2026-11-21). What?' },
+];
 
-console.log(`spoolforge demo: a tool streams a ${mebibytes(size)} log into spool()`);
-await using artifact = await timed('spool the streamed log (index built while writing)', () =>
-  spool(generateLog({ size }), { name: 'service.log' }),
-);
-const bytes = await artifact.byteLength();
-const lineCount = await artifact.lineCount();
 console.log(
-  `  ${mebibytes(bytes)}, ${lineCount.toLocaleString()} lines, ~${(await artifact.estimateTokens()).toLocaleString()} tokens if inlined`,
+  `spoolforge demo: a ${formatBytes(size)} log, model ${model}${scripted ? ' (scripted, offline)' : ''}\n`,
 );
-console.log(`  peak RSS so far ${mebibytes(process.resourceUsage().maxRSS * 1024)}`);
-
-const show = (lines: { lineNumber: number; text: string }[]) => {
-  for (const line of lines) console.log(`  ${line.lineNumber + 1}: ${line.text.slice(0, 110)}`);
-};
-show(await timed('head 3', () => artifact.head(3)));
-show(await timed('tail 3', () => artifact.tail(3)));
-const middle = Math.floor(lineCount * 0.9);
-show(
-  await timed(`lines ${middle + 1}–${middle + 3} (1-based), found through the line index`, () =>
-    artifact.cat(middle, middle + 3),
-  ),
-);
-const rare = await timed(`grep -c ${rareLiteral} (rare literal, byte search)`, () =>
-  artifact.grep(rareLiteral, { count: true }),
-);
-console.log(`  ${rare.matchCount} matching lines`);
-const frequent = await timed('grep -c "ERROR .*timeout" (regex, worker thread)', () =>
-  artifact.grep('ERROR .*timeout', { count: true }),
-);
-console.log(`  ${frequent.matchCount.toLocaleString()} matching lines`);
-show(
-  (
-    await timed(`grep ${rareLiteral} with 1 line of context, first 2 matches`, () =>
-      artifact.grep(rareLiteral, { context: 1, maxCount: 2 }),
-    )
-  ).lines,
-);
-console.log(
-  `\npeak RSS ${mebibytes(process.resourceUsage().maxRSS * 1024)} for a ${mebibytes(bytes)} log`,
-);
+await using loop = new OpenAIToolLoop({ tools: [fetchLog] });
+const handleTokens = new Map<string, number>();
+try {
+  for (let turnNumber = 1; turnNumber <= 8; turnNumber++) {
+    const turn = loop.chatCompletionsTurn();
+    const request = { model, messages, tools: turn.tools };
+    const sent = countTokens(JSON.stringify(request));
+    let inlined = sent;
+    for (const call of turn.dispatch.turnToolCalls) {
+      if (!(call.results instanceof SpooledArtifact)) continue;
+      inlined += (await call.results.estimateTokens()) - (handleTokens.get(call.id) ?? 0);
+    }
+    const started = performance.now();
+    const completion = await client.chat.completions
+      .create({ ...request, parallel_tool_calls: false })
+      .catch((error: unknown) => {
+        turn.nack(error);
+        throw error;
+      });
+    turn.ack();
+    const message = completion.choices[0]?.message;
+    const savings = inlined > sent ? `  (inlining the log: ${number(inlined)} tokens)` : '';
+    console.log(`turn ${turnNumber}: the model was sent ${number(sent)} tokens${savings}`);
+    if (!message?.tool_calls?.length) {
+      console.log(`  answer: ${message?.content ?? ''}`);
+      break;
+    }
+    messages.push(message);
+    const results = await turn.run(message.tool_calls);
+    for (const [index, result] of results.entries()) {
+      const call = message.tool_calls[index];
+      const request =
+        call?.type === 'function'
+          ? `${call.function.name} ${call.function.arguments}`
+          : 'custom tool';
+      const content =
+        result.role === 'tool' && typeof result.content === 'string' ? result.content : '';
+      if (result.role === 'tool') handleTokens.set(result.tool_call_id, countTokens(content));
+      console.log(`  → ${request}: ${number(countTokens(content))} tokens back`);
+      for (const line of content.split('\n').slice(0, 4))
+        console.log(`      ${line.slice(0, 110)}`);
+    }
+    messages.push(...results);
+    console.log(`  step took ${(performance.now() - started).toFixed(0)} ms`);
+  }
+  console.log(`\npeak RSS ${formatBytes(process.resourceUsage().maxRSS * 1024)}`);
+} finally {
+  await scripted?.close();
+}

@@ -74,6 +74,27 @@ describe('SpoolWriter', () => {
     expect(await readdir(`${parent}/${privateDirectory}`)).toEqual([]);
   });
 
+  it('holds no spooled chunk after it is written, even with an abort signal', async () => {
+    // 200 MiB in 4 MiB chunks through spool() with a signal, then a full GC: what stays is the
+    // spool's own memory, not the stream (a Promise.race against one long-lived abort promise
+    // once kept every chunk alive).
+    const script = `
+      import { spool } from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
+      async function* chunks() { for (let i = 0; i < 50; i++) yield Buffer.alloc(4 * 1024 * 1024, 97); }
+      const artifact = await spool(chunks(), { signal: new AbortController().signal, tempDirectory: ${JSON.stringify(await tempDirectory())} });
+      globalThis.gc();
+      console.log(process.memoryUsage().arrayBuffers);
+      await artifact.close();
+    `;
+    const { stdout } = await run(process.execPath, [
+      '--expose-gc',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(Number(stdout.trim())).toBeLessThan(32 * 1024 * 1024);
+  });
+
   it('aborts a source that has gone silent', async () => {
     const controller = new AbortController();
     async function* silent() {

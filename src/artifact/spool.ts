@@ -63,27 +63,38 @@ export async function spool(
   return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
 }
 
-/** Iterates `source`, but rejects as soon as `signal` fires even while the source is silent. */
+/**
+ * Iterates `source`, but rejects as soon as `signal` fires even while the source is silent.
+ * Each step listens for the abort afresh: racing every step against one long-lived promise
+ * would keep every chunk reachable from that promise's reactions (a leak of the whole stream).
+ */
 async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined) {
   if (!signal) {
     yield* source;
     return;
   }
   const iterator = source[Symbol.asyncIterator]();
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => undefined);
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      throwIfAborted(signal);
+      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        const onAbort = () => reject(abortError(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        iterator.next().then(
+          (result) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          (error: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error);
+          },
+        );
+      });
       if (next.done) return;
       yield next.value;
     }
   } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
     // Let the source release what it holds (a file descriptor, a socket).
     void iterator.return?.()?.catch?.(() => undefined);
   }
