@@ -10,7 +10,7 @@ import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { defineTool, formatBytes, SpooledArtifact } from 'spoolforge';
-import { OpenAIToolLoop } from 'spoolforge/openai';
+import { OpenAIToolSession } from 'spoolforge/openai';
 import { z } from 'zod';
 import { generateLog, parseSize, rareLiteral } from '../bench/generate-log.js';
 import { investigateLog } from './support/investigate-log-script.js';
@@ -57,15 +57,15 @@ const messages: ChatCompletionMessageParam[] = [
 console.log(
   `spoolforge demo: a ${formatBytes(size)} log, model ${model}${scripted ? ' (scripted, offline)' : ''}\n`,
 );
-await using loop = new OpenAIToolLoop({ tools: [fetchLog] });
+await using agent = new OpenAIToolSession({ tools: [fetchLog] });
 const handleTokens = new Map<string, number>();
 try {
   for (let turnNumber = 1; turnNumber <= 8; turnNumber++) {
-    const turn = loop.chatCompletionsTurn();
-    const request = { model, messages, tools: turn.tools };
+    const dispatch = agent.chatCompletionsDispatch();
+    const request = { model, messages, tools: dispatch.tools };
     const sent = countTokens(JSON.stringify(request));
     let inlined = sent;
-    for (const call of turn.dispatch.turnToolCalls) {
+    for (const call of dispatch.context.turnToolCalls) {
       if (!(call.results instanceof SpooledArtifact)) continue;
       inlined += (await call.results.estimateTokens()) - (handleTokens.get(call.id) ?? 0);
     }
@@ -73,10 +73,10 @@ try {
     const completion = await client.chat.completions
       .create({ ...request, parallel_tool_calls: false })
       .catch((error: unknown) => {
-        turn.nack(error);
+        dispatch.nack(error);
         throw error;
       });
-    turn.ack();
+    dispatch.ack();
     const message = completion.choices[0]?.message;
     const savings = inlined > sent ? `  (inlining the log: ${number(inlined)} tokens)` : '';
     console.log(`turn ${turnNumber}: the model was sent ${number(sent)} tokens${savings}`);
@@ -85,7 +85,7 @@ try {
       break;
     }
     messages.push(message);
-    const results = await turn.run(message.tool_calls);
+    const results = await dispatch.run(message.tool_calls);
     for (const [index, result] of results.entries()) {
       const call = message.tool_calls[index];
       const request =

@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInput } from 'openai/resources/responses/responses';
 import { defineTool, SpooledArtifact, type ToolCall } from 'spoolforge';
-import { OpenAIToolLoop } from 'spoolforge/openai';
+import { OpenAIToolSession } from 'spoolforge/openai';
 import { z } from 'zod';
 import { investigateLog } from './support/investigate-log-script.js';
 import { openAIChatWire } from './support/openai-chat-wire.js';
@@ -67,7 +67,7 @@ const instructions =
   'artifact_* tools (large outputs are spooled, not shown). Answer with that line.';
 const question = 'The build of target "all" fails. Why?';
 
-await using loop = new OpenAIToolLoop({ tools: [runBuild] });
+await using agent = new OpenAIToolSession({ tools: [runBuild] });
 /** Tokens of each handle the model was shown instead of a spooled output, by call id. */
 const handleTokens = new Map<string, number>();
 
@@ -85,25 +85,25 @@ const chatMessages: ChatCompletionMessageParam[] = [
   { role: 'user', content: question },
 ];
 async function chatStep(): Promise<Step> {
-  const turn = loop.chatCompletionsTurn();
-  const request = { model: modelName, messages: chatMessages, tools: turn.tools };
+  const dispatch = agent.chatCompletionsDispatch();
+  const request = { model: modelName, messages: chatMessages, tools: dispatch.tools };
   const completion = await client.chat.completions
     .create({ ...request, parallel_tool_calls: false })
     .catch((error: unknown) => {
-      turn.nack(error);
+      dispatch.nack(error);
       throw error;
     });
-  turn.ack();
+  dispatch.ack();
   const requestTokens = scripted
     ? countTokens(JSON.stringify(request))
     : (completion.usage?.prompt_tokens ?? 0);
-  const carried = turn.dispatch.turnToolCalls;
+  const carried = dispatch.context.turnToolCalls;
   const message = completion.choices[0]?.message;
   if (!message?.tool_calls?.length) {
     return { requestTokens, carried, called: [], answer: message?.content ?? '' };
   }
   chatMessages.push(message);
-  for (const answer of await turn.run(message.tool_calls)) {
+  for (const answer of await dispatch.run(message.tool_calls)) {
     chatMessages.push(answer);
     if (answer.role === 'tool' && typeof answer.content === 'string')
       handleTokens.set(answer.tool_call_id, countTokens(answer.content));
@@ -118,25 +118,25 @@ async function chatStep(): Promise<Step> {
 
 const responsesInput: ResponseInput = [{ role: 'user', content: question }];
 async function responsesStep(): Promise<Step> {
-  const turn = loop.responsesTurn();
-  const request = { model: modelName, instructions, input: responsesInput, tools: turn.tools };
+  const dispatch = agent.responsesDispatch();
+  const request = { model: modelName, instructions, input: responsesInput, tools: dispatch.tools };
   const response = await client.responses
     .create({ ...request, parallel_tool_calls: false })
     .catch((error: unknown) => {
-      turn.nack(error);
+      dispatch.nack(error);
       throw error;
     });
-  turn.ack();
+  dispatch.ack();
   const requestTokens = scripted
     ? countTokens(JSON.stringify(request))
     : (response.usage?.input_tokens ?? 0);
-  const carried = turn.dispatch.turnToolCalls;
+  const carried = dispatch.context.turnToolCalls;
   const calls = response.output.filter((item) => item.type === 'function_call');
   // Reasoning models need their reasoning items sent back beside the calls they led to.
   const reasoning = response.output.filter((item) => item.type === 'reasoning');
   if (calls.length === 0)
     return { requestTokens, carried, called: [], answer: response.output_text };
-  const outputs = await turn.run(response.output);
+  const outputs = await dispatch.run(response.output);
   responsesInput.push(...reasoning, ...calls, ...outputs);
   for (const output of outputs)
     if (typeof output.output === 'string')

@@ -5,7 +5,7 @@ import { defineTool, Media, SpoolforgeError } from 'spoolforge';
 import {
   fromChatCompletionsToolCalls,
   fromResponsesOutput,
-  OpenAIToolLoop,
+  OpenAIToolSession,
   toChatCompletionsTools,
   toResponsesTools,
 } from 'spoolforge/openai';
@@ -54,7 +54,7 @@ const produceLog = defineTool({
 
 let model: ScriptedModel;
 let client: OpenAI;
-let loop: OpenAIToolLoop;
+let loop: OpenAIToolSession;
 beforeEach(async () => {
   model = await startScriptedModel({
     wires: [openAIChatWire, openAIResponsesWire],
@@ -69,8 +69,8 @@ afterEach(async () => {
 
 describe('media returned by a tool, through the real openai client', () => {
   it('Chat Completions: text-only tool messages, then a user message with image_url and file parts', async () => {
-    loop = new OpenAIToolLoop({ tools: mediaTools });
-    const turn = loop.chatCompletionsTurn();
+    loop = new OpenAIToolSession({ tools: mediaTools });
+    const turn = loop.chatCompletionsDispatch();
     const answers = await turn.run(chatCalls);
     await client.chat.completions.create({
       model: 'scripted',
@@ -108,8 +108,8 @@ describe('media returned by a tool, through the real openai client', () => {
   });
 
   it('Responses: function_call_output arrays with input_text, input_image and input_file parts', async () => {
-    loop = new OpenAIToolLoop({ tools: mediaTools });
-    const turn = loop.responsesTurn();
+    loop = new OpenAIToolSession({ tools: mediaTools });
+    const turn = loop.responsesDispatch();
     const outputs = await turn.run(responsesCalls);
     await client.responses.create({
       model: 'scripted',
@@ -170,15 +170,15 @@ describe('spoolforge/openai converters', () => {
   });
 
   it('keeps the forged tools of a nacked turn, so a retry offers them again', async () => {
-    loop = new OpenAIToolLoop({ tools: [produceLog] });
+    loop = new OpenAIToolSession({ tools: [produceLog] });
     await loop
-      .chatCompletionsTurn()
+      .chatCompletionsDispatch()
       .run([
         { id: 'call_log', type: 'function', function: { name: 'produce_log', arguments: '{}' } },
       ]);
-    const turn = loop.responsesTurn();
+    const turn = loop.responsesDispatch();
     turn.nack(new Error('503'));
-    expect(turn.dispatch.tools?.has('artifact_grep')).toBe(true);
+    expect(turn.context.tools.has('artifact_grep')).toBe(true);
     expect(turn.tools.find((tool) => tool.name === 'artifact_grep')?.strict).toBe(true);
   });
 });

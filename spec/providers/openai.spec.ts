@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInput } from 'openai/resources/responses/responses';
 import { type DispatchContext, defineTool, type Tool } from 'spoolforge';
-import { OpenAIToolLoop } from 'spoolforge/openai';
+import { OpenAIToolSession } from 'spoolforge/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
@@ -46,7 +46,7 @@ const toolNamed = (turn: ScriptedTurn, name: string) =>
 interface Api {
   name: string;
   wire: WireFormat;
-  converse(client: OpenAI, loop: OpenAIToolLoop): Promise<{ answer: string; turns: Turn[] }>;
+  converse(client: OpenAI, loop: OpenAIToolSession): Promise<{ answer: string; turns: Turn[] }>;
   offeredTools(
     body: Record<string, unknown>,
   ): { name: string; strict?: unknown; parameters: Record<string, unknown> }[];
@@ -64,9 +64,9 @@ const chatCompletions: Api = {
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Why did it fail?' }];
     const turns: Turn[] = [];
     for (let step = 0; step < maxTurns; step++) {
-      const turn = loop.chatCompletionsTurn();
+      const turn = loop.chatCompletionsDispatch();
       turns.push({
-        dispatch: turn.dispatch,
+        dispatch: turn.context,
         offered: turn.tools.map((tool) => tool.function.name),
       });
       const completion = await client.chat.completions.create({
@@ -96,8 +96,8 @@ const responses: Api = {
     const input: ResponseInput = [{ role: 'user', content: 'Why did it fail?' }];
     const turns: Turn[] = [];
     for (let step = 0; step < maxTurns; step++) {
-      const turn = loop.responsesTurn();
-      turns.push({ dispatch: turn.dispatch, offered: turn.tools.map((tool) => tool.name) });
+      const turn = loop.responsesDispatch();
+      turns.push({ dispatch: turn.context, offered: turn.tools.map((tool) => tool.name) });
       const response = await client.responses.create({
         model: 'scripted',
         input,
@@ -114,7 +114,7 @@ const responses: Api = {
 };
 
 let model: ScriptedModel | undefined;
-let loop: OpenAIToolLoop | undefined;
+let loop: OpenAIToolSession | undefined;
 afterEach(async () => {
   await loop?.close();
   await model?.close();
@@ -122,7 +122,7 @@ afterEach(async () => {
 
 async function start(api: Api, script: (turn: ScriptedTurn) => ScriptedReply, tools: Tool[]) {
   model = await startScriptedModel({ wires: [rawArgumentsWire(api.wire)], script });
-  loop = new OpenAIToolLoop({ tools });
+  loop = new OpenAIToolSession({ tools });
   const client = new OpenAI({ apiKey: 'test', baseURL: `${model.url}/v1`, maxRetries: 0 });
   return { model, ...(await api.converse(client, loop)) };
 }

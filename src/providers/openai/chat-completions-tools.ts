@@ -16,7 +16,7 @@ import { type ToolSource, toFunctionDefinitions } from './function-definition.js
  * const completion = await client.chat.completions.create({
  *   model: 'gpt-4o-mini',
  *   messages,
- *   tools: toChatCompletionsTools(dispatch.tools ?? session.registry),
+ *   tools: toChatCompletionsTools(dispatch.tools),
  * });
  * ```
  */

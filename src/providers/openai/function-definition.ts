@@ -9,7 +9,7 @@ import { toStrictJsonSchema } from '../json-schema.js';
  *
  * @example
  * ```ts
- * const source: ToolSource = dispatch.tools ?? [runBuild];
+ * const source: ToolSource = dispatch.tools;
  * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: tools of every input type

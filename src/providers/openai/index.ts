@@ -6,12 +6,12 @@ export {
   toFunctionDefinitions,
 } from './function-definition.js';
 export {
-  type ChatCompletionsTurn,
-  OpenAIToolLoop,
-  type OpenAIToolLoopOptions,
-  type OpenAITurn,
-  type ResponsesTurn,
-} from './openai-tool-loop.js';
+  type ChatCompletionsDispatch,
+  type OpenAIDispatch,
+  OpenAIToolSession,
+  type OpenAIToolSessionOptions,
+  type ResponsesDispatch,
+} from './openai-tool-session.js';
 export {
   type ResponsesFunctionCallOutput,
   toResponsesToolOutputs,

@@ -17,7 +17,7 @@ import { type ToolSource, toFunctionDefinitions } from './function-definition.js
  * const response = await client.responses.create({
  *   model: 'gpt-4o-mini',
  *   input,
- *   tools: toResponsesTools(dispatch.tools ?? session.registry),
+ *   tools: toResponsesTools(dispatch.tools),
  * });
  * ```
  */

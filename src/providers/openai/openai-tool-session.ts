@@ -18,22 +18,22 @@ import {
 import { fromResponsesOutput, toResponsesTools } from './responses-tools.js';
 
 /**
- * One request of an OpenAI tool loop: the `tools` to send, `ack()` once the response arrived
+ * One request of an OpenAI tool session: the `tools` to send, `ack()` once the response arrived
  * (the forged `artifact_*` tools are then pruned from `dispatch.tools`) or `nack(error)` if the
  * request failed, and `run(calls)` to execute what the model asked for and get the items that
- * answer it. Calls run against the tools this turn offered, even after `ack()`.
+ * answer it. Calls run against the tools this dispatch offered, even after `ack()`.
  *
  * @example
  * ```ts
- * const turn = loop.chatCompletionsTurn();
- * const completion = await client.chat.completions.create({ model, messages, tools: turn.tools });
- * turn.ack();
+ * const dispatch = agent.chatCompletionsDispatch();
+ * const completion = await client.chat.completions.create({ model, messages, tools: dispatch.tools });
+ * dispatch.ack();
  * ```
  */
-export interface OpenAITurn<ToolParam, Calls, Answer> {
-  /** The session's dispatch behind this turn (its `tools` registry, ack state). */
-  readonly dispatch: DispatchContext;
-  /** The request's `tools` parameter: the session's tools and the ones forged for this turn. */
+export interface OpenAIDispatch<ToolParam, Calls, Answer> {
+  /** The provider-neutral dispatch underneath (its `tools` registry, `state`, `onAck`). */
+  readonly context: DispatchContext;
+  /** The request's `tools` parameter: the session's tools and the ones forged for this request. */
   readonly tools: ToolParam[];
   ack(): void;
   nack(error: unknown): void;
@@ -41,76 +41,76 @@ export interface OpenAITurn<ToolParam, Calls, Answer> {
 }
 
 /**
- * A Chat Completions turn: `run(message.tool_calls)` gives the `role: "tool"` messages (and a
+ * A Chat Completions dispatch: `run(message.tool_calls)` gives the `role: "tool"` messages (and a
  * trailing `role: "user"` message when a tool returned media).
  *
  * @example
  * ```ts
- * const turn: ChatCompletionsTurn = loop.chatCompletionsTurn();
- * messages.push(...(await turn.run(message.tool_calls)));
+ * const dispatch: ChatCompletionsDispatch = agent.chatCompletionsDispatch();
+ * messages.push(...(await dispatch.run(message.tool_calls)));
  * ```
  */
-export type ChatCompletionsTurn = OpenAITurn<
+export type ChatCompletionsDispatch = OpenAIDispatch<
   ChatCompletionFunctionTool,
   readonly ChatCompletionMessageToolCall[] | null | undefined,
   ChatCompletionToolMessageParam | ChatCompletionUserMessageParam
 >;
 
 /**
- * A Responses turn: `run(response.output)` gives the `function_call_output` items.
+ * A Responses dispatch: `run(response.output)` gives the `function_call_output` items.
  *
  * @example
  * ```ts
- * const turn: ResponsesTurn = loop.responsesTurn();
- * input.push(...(await turn.run(response.output)));
+ * const dispatch: ResponsesDispatch = agent.responsesDispatch();
+ * input.push(...(await dispatch.run(response.output)));
  * ```
  */
-export type ResponsesTurn = OpenAITurn<
+export type ResponsesDispatch = OpenAIDispatch<
   FunctionTool,
   readonly ResponseOutputItem[],
   ResponsesFunctionCallOutput
 >;
 
 /**
- * Options for an {@link OpenAIToolLoop}: those of a new {@link ToolSession}, or one you made.
+ * Options for an {@link OpenAIToolSession}: those of a new {@link ToolSession}, or one you made.
  *
  * @example
  * ```ts
- * const options: OpenAIToolLoopOptions = { tools: [runBuild], inlineThreshold: 4096 };
+ * const options: OpenAIToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
  * ```
  */
-export type OpenAIToolLoopOptions = ToolSessionOptions | { session: ToolSession };
+export type OpenAIToolSessionOptions = ToolSessionOptions | { session: ToolSession };
 
 /**
- * A {@link ToolSession} seen through OpenAI's shapes: each turn forges the tools for the next
+ * A {@link ToolSession} seen through OpenAI's shapes: each dispatch forges the tools for the next
  * request, converts them for Chat Completions or Responses, and runs the calls the model sent
  * back into the messages that answer them. You keep the conversation and call the client.
  *
  * @example
  * ```ts
- * await using loop = new OpenAIToolLoop({ tools: [runBuild] });
+ * await using agent = new OpenAIToolSession({ tools: [runBuild] });
  * const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Why did the build fail?' }];
  * for (;;) {
- *   const turn = loop.chatCompletionsTurn();
- *   const completion = await client.chat.completions.create({ model, messages, tools: turn.tools });
- *   turn.ack();
+ *   const dispatch = agent.chatCompletionsDispatch();
+ *   const completion = await client.chat.completions.create({ model, messages, tools: dispatch.tools });
+ *   dispatch.ack();
  *   const message = completion.choices[0]!.message;
  *   messages.push(message);
  *   if (!message.tool_calls?.length) break;
- *   messages.push(...(await turn.run(message.tool_calls)));
+ *   messages.push(...(await dispatch.run(message.tool_calls)));
  * }
  * ```
  */
-export class OpenAIToolLoop {
+export class OpenAIToolSession {
   readonly session: ToolSession;
 
-  constructor(options: OpenAIToolLoopOptions = {}) {
+  constructor(options: OpenAIToolSessionOptions = {}) {
     this.session = 'session' in options ? options.session : new ToolSession(options);
   }
 
   /** The next Chat Completions request's tools, and how to answer its tool calls. */
-  chatCompletionsTurn(): ChatCompletionsTurn {
-    return this.#turn(
+  chatCompletionsDispatch(): ChatCompletionsDispatch {
+    return this.#dispatch(
       toChatCompletionsTools,
       fromChatCompletionsToolCalls,
       toChatCompletionsToolMessages,
@@ -118,8 +118,8 @@ export class OpenAIToolLoop {
   }
 
   /** The next Responses request's tools, and how to answer its `function_call` items. */
-  responsesTurn(): ResponsesTurn {
-    return this.#turn(toResponsesTools, fromResponsesOutput, toResponsesToolOutputs);
+  responsesDispatch(): ResponsesDispatch {
+    return this.#dispatch(toResponsesTools, fromResponsesOutput, toResponsesToolOutputs);
   }
 
   /** Closes every artifact the session spooled (a passed-in session's too). */
@@ -131,19 +131,19 @@ export class OpenAIToolLoop {
     return this.close();
   }
 
-  #turn<ToolParam, Calls, Answer>(
-    convertTools: (tools: NonNullable<DispatchContext['tools']>) => ToolParam[],
+  #dispatch<ToolParam, Calls, Answer>(
+    convertTools: (tools: DispatchContext['tools']) => ToolParam[],
     readCalls: (calls: Calls) => ToolCallRequest[],
     answer: (outcomes: ToolCallOutcome[]) => Answer[],
-  ): OpenAITurn<ToolParam, Calls, Answer> {
-    const dispatch = this.session.dispatch();
+  ): OpenAIDispatch<ToolParam, Calls, Answer> {
+    const context = this.session.dispatch();
     return {
-      dispatch,
-      tools: convertTools(dispatch.tools ?? this.session.registry),
-      ack: () => dispatch.ack(),
-      nack: (error) => dispatch.nack(error),
+      context,
+      tools: convertTools(context.tools),
+      ack: () => context.ack(),
+      nack: (error) => context.nack(error),
       run: async (calls, options = {}) =>
-        answer(await this.session.run(readCalls(calls), dispatch, options)),
+        answer(await this.session.run(readCalls(calls), context, options)),
     };
   }
 }
