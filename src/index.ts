@@ -48,6 +48,13 @@ export {
   SpooledArtifact,
   type SpooledArtifactOptions,
 } from './artifact/spooled-artifact.js';
+export {
+  countTextTokens,
+  defaultExactUpTo,
+  type EstimateTokensOptions,
+  estimateTokens,
+  type TokenEstimate,
+} from './artifact/token-estimate.js';
 export { type HandleOptions, renderHandle } from './executor/render-handle.js';
 export {
   type ExecuteOptions,

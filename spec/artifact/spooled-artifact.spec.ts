@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { SpooledArtifact, SpoolforgeError, spool } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { chunked, multibyteText } from '../helpers/chunked.js';
@@ -114,8 +115,15 @@ describe('SpooledArtifact sources', () => {
     expect(await artifact.tail(1)).toEqual([{ lineNumber: 2, text: 'three' }]);
   });
 
-  it('estimates tokens from the size', async () => {
-    await using artifact = await spool('x'.repeat(4000));
-    expect(await artifact.estimateTokens()).toBe(1000);
+  it('counts tokens exactly when small, and approximates encodings it has no tokenizer for', async () => {
+    const text = 'The build failed: error TS2322 in src/spool.ts\n'.repeat(100);
+    await using artifact = await spool(text);
+    expect(await artifact.estimateTokens()).toBe(countTokens(text));
+    expect(await artifact.tokenEstimate('o200k_base')).toMatchObject({ method: 'exact' });
+    expect(await artifact.tokenEstimate('p50k_base')).toEqual({
+      tokens: Math.ceil(text.length / 4),
+      encoding: 'p50k_base',
+      method: 'approximate',
+    });
   });
 });

@@ -86,7 +86,8 @@ export function sniffMediaType(bytes: Uint8Array): string | undefined {
  * ```ts
  * const chart = await Media.fromFile('chart.png');
  * chart.mediaType; // 'image/png'
- * const block = { type: 'image', source: { type: 'base64', media_type: chart.mediaType, data: chart.toBase64() } };
+ * const source = { type: 'base64', media_type: chart.mediaType, data: chart.toBase64() };
+ * const block = { type: 'image', source };
  * ```
  */
 export class Media {

@@ -11,12 +11,13 @@ import type { DispatchContext } from '../tools/dispatch-context.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ArtifactLine } from './artifact-line.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
+import type { TokenEncoding } from './estimate-tokens.js';
 import { baseToolMethods } from './forge/base-tool-methods.js';
 import { type ForgeOptions, forgeArtifactTools } from './forge/forge-tools.js';
 import type { ToolMethodDescriptor } from './forge/tool-method-descriptor.js';
 import { grepArtifact } from './grep-artifact.js';
 import type { GrepOptions, GrepResult } from './grep-types.js';
+import { estimateTokens as estimateReaderTokens, type TokenEstimate } from './token-estimate.js';
 
 /**
  * Options for a {@link SpooledArtifact}.
@@ -74,6 +75,7 @@ export class SpooledArtifact {
   readonly #indexIsLive: boolean;
   readonly #onClose: (() => Promise<void>) | undefined;
   #indexQueue: Promise<unknown> = Promise.resolve();
+  readonly #tokenEstimates = new Map<string, { byteLength: number; estimate: TokenEstimate }>();
 
   constructor(reader: SpoolReader, options: SpooledArtifactOptions = {}) {
     this.reader = reader;
@@ -192,9 +194,26 @@ export class SpooledArtifact {
     return grepArtifact(this, pattern, options);
   }
 
-  /** Tokens the whole text would cost a model; approximated from the size for now. */
-  async estimateTokens(_encoding: TokenEncoding = 'o200k_base'): Promise<number> {
-    return approximateTokens(await this.byteLength());
+  /** Tokens the whole text would cost a model (see {@link SpooledArtifact.tokenEstimate}). */
+  async estimateTokens(encoding: TokenEncoding = 'o200k_base', options: QueryOptions = {}) {
+    return (await this.tokenEstimate(encoding, options)).tokens;
+  }
+
+  /**
+   * Tokens the whole text would cost, and how that was counted: exactly up to 1 MiB, from 128
+   * evenly spread samples past it (within about 0.5%, ~200 ms whatever the size), bytes / 4
+   * for encodings without a tokenizer. Cached until the artifact grows.
+   */
+  async tokenEstimate(
+    encoding: TokenEncoding = 'o200k_base',
+    options: QueryOptions = {},
+  ): Promise<TokenEstimate> {
+    const byteLength = await this.byteLength();
+    const cached = this.#tokenEstimates.get(encoding);
+    if (cached?.byteLength === byteLength) return cached.estimate;
+    const estimate = await estimateReaderTokens(this.reader, { encoding, byteLength, ...options });
+    this.#tokenEstimates.set(encoding, { byteLength, estimate });
+    return estimate;
   }
 
   /** The whole text; fails with `E_ARTIFACT_TOO_LARGE` past `maxStringBytes`. */

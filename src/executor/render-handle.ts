@@ -1,16 +1,17 @@
 import type { TokenEncoding } from '../artifact/estimate-tokens.js';
-import { collectToolMethods } from '../artifact/forge/forge-tools.js';
+import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
 import { toModelLine } from '../artifact/forge/model-lines.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { countTextTokens } from '../artifact/token-estimate.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import type { ToolCall } from '../tools/tool-call.js';
 
 /**
- * How much of an artifact its handle previews.
+ * How much of an artifact its handle previews, and the most it may cost.
  *
  * @example
  * ```ts
- * const options: HandleOptions = { previewLines: 2, previewLineChars: 80 };
+ * const options: HandleOptions = { previewLines: 2, maxTokens: 200 };
  * ```
  */
 export interface HandleOptions {
@@ -18,18 +19,21 @@ export interface HandleOptions {
   previewLines?: number;
   /** Each preview line is cut to this many characters. Default 100. */
   previewLineChars?: number;
-  /** The tokenizer the estimate is given in. Default `o200k_base`. */
+  /** The handle is trimmed (narrower, then fewer preview lines) until it costs at most this. Default 300. */
+  maxTokens?: number;
+  /** The tokenizer for the estimate and the budget. Default `o200k_base`. */
   encoding?: TokenEncoding;
   signal?: AbortSignal;
 }
 
 const cut = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width)}…` : text;
+const number = (value: number) => value.toLocaleString('en-US');
 
 /**
  * The short text a model sees instead of a spooled output: call id, kind, size, lines, tokens,
  * the first and last lines (numbered, cut), and the tools that query it with the `callId` to
- * pass — a few hundred tokens whatever the artifact's size.
+ * pass — at most `maxTokens` (300) whatever the artifact's size or its lines.
  *
  * @example
  * ```ts
@@ -43,39 +47,52 @@ export async function renderHandle(
   options: HandleOptions = {},
 ): Promise<string> {
   const { signal } = options;
-  const previewLines = options.previewLines ?? 3;
-  const width = options.previewLineChars ?? 100;
+  const query = signal ? { signal } : {};
   const encoding = options.encoding ?? 'o200k_base';
-  const [bytes, lineCount, tokens] = await Promise.all([
+  const [bytes, lineCount, estimate] = await Promise.all([
     artifact.byteLength(),
-    artifact.lineCount(signal ? { signal } : {}),
-    artifact.estimateTokens(encoding),
+    artifact.lineCount(query),
+    artifact.tokenEstimate(encoding, query),
   ]);
-  const number = (value: number) => value.toLocaleString('en-US');
   const name = artifact.name ? ` "${artifact.name}"` : '';
-  const lines = [
+  const header =
     `Output of ${call.toolName}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
-      `${formatBytes(bytes)}, ${number(lineCount)} lines, ~${number(tokens)} tokens (${encoding}).`,
-  ];
-  const show = (from: number, to: number) => artifact.lines(from, to, signal ? { signal } : {});
-  if (lineCount <= previewLines * 2) {
-    lines.push('Lines:');
-    for await (const line of show(0, lineCount))
-      lines.push(`${toModelLine(line.lineNumber)}:${cut(line.text, width)}`);
-  } else {
-    lines.push('First lines:');
-    for await (const line of show(0, previewLines))
-      lines.push(`${toModelLine(line.lineNumber)}:${cut(line.text, width)}`);
-    lines.push('Last lines:');
-    for await (const line of show(lineCount - previewLines, lineCount)) {
-      lines.push(`${toModelLine(line.lineNumber)}:${cut(line.text, width)}`);
-    }
-  }
+    `${formatBytes(bytes)}, ${number(lineCount)} lines, ` +
+    `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
   const tools = collectToolMethods(artifact.constructor as typeof SpooledArtifact).map(
     (method) => method.name,
   );
-  lines.push(
-    `Query it with ${tools.join(', ')} (callId "${call.id}"); artifact_list shows every output you can query.`,
+  const footer = `Query it with ${tools.join(', ')} (callId "${call.id}"); ${listToolName} shows every output you can query.`;
+  const previewLines = options.previewLines ?? 3;
+  const head = await artifact.cat(0, Math.min(previewLines, lineCount), query);
+  const tail = await artifact.cat(
+    Math.max(previewLines, lineCount - previewLines),
+    lineCount,
+    query,
   );
-  return lines.join('\n');
+  const compose = (shown: number, chars: number) => {
+    const preview = [
+      ...head.slice(0, shown),
+      ...tail.slice(tail.length - shown).filter((line) => line.lineNumber >= shown),
+    ];
+    const lines = preview.map((line) => `${toModelLine(line.lineNumber)}:${cut(line.text, chars)}`);
+    return [
+      header,
+      ...(lines.length ? ['Preview (first and last lines):', ...lines] : []),
+      footer,
+    ].join('\n');
+  };
+  const maxTokens = options.maxTokens ?? 300;
+  const width = options.previewLineChars ?? 100;
+  // Narrower lines first, then fewer: some logs spend a token every two characters.
+  for (const [shown, chars] of [
+    [previewLines, width],
+    [previewLines, Math.min(width, 60)],
+    [Math.min(previewLines, 2), Math.min(width, 40)],
+    [Math.min(previewLines, 1), Math.min(width, 40)],
+  ] as const) {
+    const text = compose(shown, chars);
+    if ((await countTextTokens(text, encoding)) <= maxTokens) return text;
+  }
+  return compose(0, 0);
 }

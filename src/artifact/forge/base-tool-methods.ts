@@ -185,9 +185,14 @@ const estimateTokens: ToolMethodDescriptor<SpooledArtifact, typeof encodingArgs>
   name: 'artifact_estimate_tokens',
   description: 'How many tokens a spooled tool output would cost if read whole.',
   args: encodingArgs,
-  run: async (artifact, { encoding }) => {
-    const chosen = encoding ?? 'o200k_base';
-    return `about ${await artifact.estimateTokens(chosen)} tokens (${chosen})`;
+  run: async (artifact, { encoding }, { signal }) => {
+    const { tokens, method } = await artifact.tokenEstimate(encoding ?? 'o200k_base', { signal });
+    const how = {
+      exact: 'counted exactly',
+      sampled: 'estimated from samples',
+      approximate: 'approximated from the size',
+    }[method];
+    return `${tokens} tokens (${encoding ?? 'o200k_base'}, ${how})`;
   },
 };
 
