@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { defineTool, SpooledArtifact, ToolSession } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,25 @@ describe('ToolSession', () => {
     expect(handle).toContain('call_1');
     expect(handle).toContain('10,000 lines');
     expect(handle).toContain('artifact_grep');
+    expect(countTokens(handle)).toBeLessThanOrEqual(300);
+  });
+
+  it('keeps the handle within 300 tokens even for token-dense lines', async () => {
+    const dense = defineTool({
+      name: 'dense',
+      description: '',
+      inputSchema: z.object({}),
+      // Random base64: about one token every two or three characters.
+      handler: () =>
+        Array.from({ length: 2_000 }, () => randomBytes(900).toString('base64')).join('\n'),
+    });
+    await using session = new ToolSession({ tools: [dense] });
+    const [outcome] = await session.run(
+      [{ id: 'call_d', name: 'dense', arguments: {} }],
+      session.dispatch(),
+    );
+    const handle = text(outcome ?? { content: [] });
+    expect(handle).toContain('call_d');
     expect(countTokens(handle)).toBeLessThanOrEqual(300);
   });
 
