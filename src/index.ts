@@ -49,12 +49,12 @@ export {
   type SpooledArtifactOptions,
 } from './artifact/spooled-artifact.js';
 export {
-  countTextTokens,
   defaultExactUpTo,
   type EstimateTokensOptions,
   estimateTokens,
   type TokenEstimate,
 } from './artifact/token-estimate.js';
+export { countTextTokens, loadTokenizer, type Tokenizer } from './artifact/tokenizers.js';
 export { type HandleOptions, renderHandle } from './executor/render-handle.js';
 export {
   type ExecuteOptions,

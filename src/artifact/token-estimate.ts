@@ -3,6 +3,7 @@ import { readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
 import { countInBoundedPieces, lastLineBoundary } from './token-boundaries.js';
+import { loadTokenizer, type Tokenizer } from './tokenizers.js';
 
 /**
  * How many tokens an artifact costs, and how the number was reached: `exact` (every byte
@@ -65,35 +66,6 @@ const newlineByte = 0x0a;
  */
 const cacheResetBytes = 16 * 1024 * 1024;
 
-/** A loaded encoding: counts tokens without building the token array. */
-interface Tokenizer {
-  count(text: string): number;
-  /** Empties gpt-tokenizer's merge cache (see {@link cacheResetBytes}). */
-  clearCache(): void;
-}
-
-/** Artifact text is data: `<|endoftext|>` in a log is plain text, not a special token. */
-const plainText = { disallowedSpecial: new Set<string>() };
-
-/** Literal specifiers so bundlers see them; each vocabulary (MBs) loads on first use only. */
-const tokenizerLoaders = new Map<string, () => Promise<Tokenizer>>([
-  [
-    'o200k_base',
-    async () => {
-      const { countTokens, clearMergeCache } = await import('gpt-tokenizer/encoding/o200k_base');
-      return { count: (text) => countTokens(text, plainText), clearCache: clearMergeCache };
-    },
-  ],
-  [
-    'cl100k_base',
-    async () => {
-      const { countTokens, clearMergeCache } = await import('gpt-tokenizer/encoding/cl100k_base');
-      return { count: (text) => countTokens(text, plainText), clearCache: clearMergeCache };
-    },
-  ],
-]);
-const loadedTokenizers = new Map<string, Promise<Tokenizer>>();
-
 /**
  * Counts the tokens of a spooled artifact in bounded memory. `o200k_base` (default) and
  * `cl100k_base` are tokenized exactly up to `exactUpTo` bytes; past that, 128 evenly spread
@@ -124,9 +96,8 @@ export async function estimateTokens(
       `byteLength must be a non-negative integer, got ${byteLength}`,
     );
   }
-  const loader = tokenizerLoaders.get(encoding);
-  if (!loader) return { tokens: approximateTokens(byteLength), encoding, method: 'approximate' };
-  const tokenizer = await loadTokenizer(encoding, loader);
+  const tokenizer = await loadTokenizer(encoding);
+  if (!tokenizer) return { tokens: approximateTokens(byteLength), encoding, method: 'approximate' };
   throwIfAborted(signal);
   if (byteLength <= exactUpTo) {
     return {
@@ -137,35 +108,6 @@ export async function estimateTokens(
   }
   const tokens = await countSampled(reader, byteLength, tokenizer.count, signal);
   return { tokens, encoding, method: 'sampled' };
-}
-
-/**
- * The tokens of a short text (a handle, a message): exact for `o200k_base` and `cl100k_base`,
- * bytes / 4 for other encodings.
- *
- * @example
- * ```ts
- * if ((await countTextTokens(handle)) > 300) previewLines--;
- * ```
- */
-export async function countTextTokens(
-  text: string,
-  encoding: TokenEncoding = 'o200k_base',
-): Promise<number> {
-  const loader = tokenizerLoaders.get(encoding);
-  if (!loader) return approximateTokens(Buffer.byteLength(text));
-  return countInBoundedPieces(Buffer.from(text), (await loadTokenizer(encoding, loader)).count);
-}
-
-function loadTokenizer(encoding: string, loader: () => Promise<Tokenizer>) {
-  let loaded = loadedTokenizers.get(encoding);
-  if (!loaded) {
-    loaded = loader();
-    // A failed import is not cached, so a later call retries it.
-    loaded.catch(() => loadedTokenizers.delete(encoding));
-    loadedTokenizers.set(encoding, loaded);
-  }
-  return loaded;
 }
 
 /**

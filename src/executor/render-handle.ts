@@ -2,7 +2,7 @@ import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
 import { toModelLine } from '../artifact/forge/model-lines.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
-import { countTextTokens } from '../artifact/token-estimate.js';
+import { countTextTokens } from '../artifact/tokenizers.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import type { ToolCall } from '../tools/tool-call.js';
 
