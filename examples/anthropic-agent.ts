@@ -77,13 +77,9 @@ try {
   for (let turn = 1; turn <= 12; turn++) {
     const started = performance.now();
     const dispatch = agent.dispatch();
-    const message = await client.messages
-      .create({ model, max_tokens: 2048, messages, tools: dispatch.tools })
-      .catch((error: unknown) => {
-        dispatch.nack(error);
-        throw error;
-      });
-    dispatch.ack();
+    const message = await dispatch.track(
+      client.messages.create({ model, max_tokens: 2048, messages, tools: dispatch.tools }),
+    );
     messages.push({ role: 'assistant', content: message.content });
     const callsBefore = agent.session.toolCalls.length;
     const results = await dispatch.run(message.content);

@@ -70,13 +70,9 @@ try {
       inlined += (await call.results.estimateTokens()) - (handleTokens.get(call.id) ?? 0);
     }
     const started = performance.now();
-    const completion = await client.chat.completions
-      .create({ ...request, parallel_tool_calls: false })
-      .catch((error: unknown) => {
-        dispatch.nack(error);
-        throw error;
-      });
-    dispatch.ack();
+    const completion = await dispatch.track(
+      client.chat.completions.create({ ...request, parallel_tool_calls: false }),
+    );
     const message = completion.choices[0]?.message;
     const savings = inlined > sent ? `  (inlining the log: ${number(inlined)} tokens)` : '';
     console.log(`turn ${turnNumber}: the model was sent ${number(sent)} tokens${savings}`);

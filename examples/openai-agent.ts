@@ -87,13 +87,9 @@ const chatMessages: ChatCompletionMessageParam[] = [
 async function chatStep(): Promise<Step> {
   const dispatch = agent.chatCompletionsDispatch();
   const request = { model: modelName, messages: chatMessages, tools: dispatch.tools };
-  const completion = await client.chat.completions
-    .create({ ...request, parallel_tool_calls: false })
-    .catch((error: unknown) => {
-      dispatch.nack(error);
-      throw error;
-    });
-  dispatch.ack();
+  const completion = await dispatch.track(
+    client.chat.completions.create({ ...request, parallel_tool_calls: false }),
+  );
   const requestTokens = scripted
     ? countTokens(JSON.stringify(request))
     : (completion.usage?.prompt_tokens ?? 0);
@@ -120,13 +116,9 @@ const responsesInput: ResponseInput = [{ role: 'user', content: question }];
 async function responsesStep(): Promise<Step> {
   const dispatch = agent.responsesDispatch();
   const request = { model: modelName, instructions, input: responsesInput, tools: dispatch.tools };
-  const response = await client.responses
-    .create({ ...request, parallel_tool_calls: false })
-    .catch((error: unknown) => {
-      dispatch.nack(error);
-      throw error;
-    });
-  dispatch.ack();
+  const response = await dispatch.track(
+    client.responses.create({ ...request, parallel_tool_calls: false }),
+  );
   const requestTokens = scripted
     ? countTokens(JSON.stringify(request))
     : (response.usage?.input_tokens ?? 0);

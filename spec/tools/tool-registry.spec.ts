@@ -76,6 +76,16 @@ describe('DispatchContext', () => {
     );
   });
 
+  it('tracks a request: ack when it resolves, nack and rethrow when it rejects', async () => {
+    const succeeded = new DispatchContext({});
+    expect(await succeeded.track(Promise.resolve('reply'))).toBe('reply');
+    expect(succeeded.state).toBe('acked');
+    const failed = new DispatchContext({});
+    const failure = new Error('429');
+    await expect(failed.track(Promise.reject(failure))).rejects.toBe(failure);
+    expect(failed.state).toBe('nacked');
+  });
+
   it('hands the error to nack handlers', () => {
     const context = new DispatchContext({});
     const errors: unknown[] = [];

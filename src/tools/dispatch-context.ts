@@ -13,7 +13,7 @@ type Settlement = { kind: 'ack' } | { kind: 'nack'; error: unknown };
  * ```ts
  * const context = new DispatchContext({ turnToolCalls: session.toolCalls, tools: registry });
  * const unsubscribe = context.onAck(() => console.log('dispatch done'));
- * context.ack();
+ * const reply = await context.track(callModel(context.tools.list())); // ack, or nack on failure
  * ```
  */
 export class DispatchContext {
@@ -45,6 +45,22 @@ export class DispatchContext {
   nack(error: unknown): void {
     this.#settle({ kind: 'nack', error });
     for (const handler of [...this.#nackHandlers]) handler(error);
+  }
+
+  /**
+   * Settles this dispatch by the request it sent: acks when `request` resolves, nacks (and
+   * rethrows) when it rejects.
+   */
+  async track<T>(request: PromiseLike<T>): Promise<T> {
+    let response: T;
+    try {
+      response = await request;
+    } catch (error) {
+      this.nack(error);
+      throw error;
+    }
+    this.ack();
+    return response;
   }
 
   /** Runs `handler` on ack; returns an unsubscribe function. */

@@ -28,6 +28,8 @@ export interface AnthropicDispatch {
   readonly context: DispatchContext;
   ack(): void;
   nack(error: unknown): void;
+  /** Acks when the request to the model resolves, nacks and rethrows when it rejects. */
+  track<T>(request: PromiseLike<T>): Promise<T>;
   /**
    * Runs the response's `tool_use` blocks (concurrently) and returns their `tool_result` blocks,
    * in order, for the next `user` message; `[]` when the response asked for no tools.
@@ -81,6 +83,7 @@ export class AnthropicToolSession {
       context,
       ack: () => context.ack(),
       nack: (error) => context.nack(error),
+      track: (request) => context.track(request),
       async run(content, options = {}) {
         const outcomes = await session.run(fromAnthropicContent(content), context, options);
         return toAnthropicToolResults(outcomes, results);

@@ -37,6 +37,8 @@ export interface OpenAIDispatch<ToolParam, Calls, Answer> {
   readonly tools: ToolParam[];
   ack(): void;
   nack(error: unknown): void;
+  /** Acks when the request to the model resolves, nacks and rethrows when it rejects. */
+  track<T>(request: PromiseLike<T>): Promise<T>;
   run(calls: Calls, options?: { signal?: AbortSignal }): Promise<Answer[]>;
 }
 
@@ -142,6 +144,7 @@ export class OpenAIToolSession {
       tools: convertTools(context.tools),
       ack: () => context.ack(),
       nack: (error) => context.nack(error),
+      track: (request) => context.track(request),
       run: async (calls, options = {}) =>
         answer(await this.session.run(readCalls(calls), context, options)),
     };
