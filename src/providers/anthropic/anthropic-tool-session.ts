@@ -16,8 +16,7 @@ import { toAnthropicTools } from './to-anthropic-tools.js';
  * @example
  * ```ts
  * const dispatch = agent.dispatch();
- * const message = await client.messages.create({ model, max_tokens: 4096, messages, tools: dispatch.tools });
- * dispatch.ack();
+ * const message = await dispatch.track(client.messages.create({ model, max_tokens: 4096, messages, tools: dispatch.tools }));
  * const results = await dispatch.run(message.content);
  * ```
  */
@@ -51,8 +50,7 @@ export interface AnthropicDispatch {
  * const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Why did checkout fail?' }];
  * for (;;) {
  *   const dispatch = agent.dispatch();
- *   const message = await client.messages.create({ model, max_tokens: 4096, messages, tools: dispatch.tools });
- *   dispatch.ack();
+ *   const message = await dispatch.track(client.messages.create({ model, max_tokens: 4096, messages, tools: dispatch.tools }));
  *   messages.push({ role: 'assistant', content: message.content });
  *   const results = await dispatch.run(message.content);
  *   if (results.length === 0) break;

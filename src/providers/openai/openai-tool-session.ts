@@ -26,8 +26,7 @@ import { fromResponsesOutput, toResponsesTools } from './responses-tools.js';
  * @example
  * ```ts
  * const dispatch = agent.chatCompletionsDispatch();
- * const completion = await client.chat.completions.create({ model, messages, tools: dispatch.tools });
- * dispatch.ack();
+ * const completion = await dispatch.track(client.chat.completions.create({ model, messages, tools: dispatch.tools }));
  * ```
  */
 export interface OpenAIDispatch<ToolParam, Calls, Answer> {
@@ -94,8 +93,7 @@ export type OpenAIToolSessionOptions = ToolSessionOptions | { session: ToolSessi
  * const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Why did the build fail?' }];
  * for (;;) {
  *   const dispatch = agent.chatCompletionsDispatch();
- *   const completion = await client.chat.completions.create({ model, messages, tools: dispatch.tools });
- *   dispatch.ack();
+ *   const completion = await dispatch.track(client.chat.completions.create({ model, messages, tools: dispatch.tools }));
  *   const message = completion.choices[0]!.message;
  *   messages.push(message);
  *   if (!message.tool_calls?.length) break;
