@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 /**
@@ -64,4 +65,33 @@ export async function writeFully(
     const result = await handle.write(bytes, written, bytes.length - written, position + written);
     written += result.bytesWritten;
   }
+}
+
+/**
+ * Fills `target` from `position` with synchronous reads of a descriptor; returns the bytes
+ * read (fewer only at end of file).
+ *
+ * @example
+ * ```ts
+ * const bytesRead = readFullyIntoSync(handle.fd, recycledBuffer, offset);
+ * ```
+ */
+export function readFullyIntoSync(
+  descriptor: number,
+  target: Uint8Array,
+  position: number,
+): number {
+  let filled = 0;
+  while (filled < target.length) {
+    const bytesRead = readSync(
+      descriptor,
+      target,
+      filled,
+      target.length - filled,
+      position + filled,
+    );
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
 }

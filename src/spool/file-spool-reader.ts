@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { fileError } from './file-errors.js';
-import { readFully, readFullyInto } from './file-io.js';
+import { readFully, readFullyInto, readFullyIntoSync } from './file-io.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 /**
@@ -18,6 +18,8 @@ import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.
 export class FileSpoolReader implements SpoolReader {
   readonly path: string;
   #handle: Promise<FileHandle> | undefined;
+  /** The open handle's descriptor, for synchronous reads. */
+  #descriptor: number | undefined;
 
   constructor(path: string) {
     this.path = path;
@@ -44,6 +46,17 @@ export class FileSpoolReader implements SpoolReader {
     });
   }
 
+  readIntoSync(target: Uint8Array, position: number): number {
+    if (this.#descriptor === undefined) {
+      throw new SpoolforgeError('E_IO', `${this.path}: readIntoSync before the file was opened`);
+    }
+    try {
+      return readFullyIntoSync(this.#descriptor, target, position);
+    } catch (error) {
+      throw fileError(this.path, error);
+    }
+  }
+
   describe(): ReaderDescriptor {
     return { kind: 'file', locator: this.path };
   }
@@ -51,11 +64,15 @@ export class FileSpoolReader implements SpoolReader {
   async close(): Promise<void> {
     const handle = this.#handle;
     this.#handle = undefined;
+    this.#descriptor = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();
   }
 
   #open(): Promise<FileHandle> {
-    this.#handle ??= openRegularFile(this.path);
+    this.#handle ??= openRegularFile(this.path).then((handle) => {
+      this.#descriptor = handle.fd;
+      return handle;
+    });
     return this.#handle;
   }
 }

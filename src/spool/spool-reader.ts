@@ -44,6 +44,12 @@ export interface SpoolReader {
    * a scan recycle its buffers instead of allocating one per chunk. Optional.
    */
   readInto?(target: Uint8Array, position: number, options?: ReadOptions): Promise<number>;
+  /**
+   * The same, synchronously, for local storage only (a file, memory): a scan reading
+   * cache-sized chunks this way runs 2-3x faster than through the thread pool. Optional; valid
+   * once `byteLength()` has resolved.
+   */
+  readIntoSync?(target: Uint8Array, position: number): number;
   /** Bytes in `[start, end)` as a stream of chunks (end defaults to the current length). */
   stream?(start?: number, end?: number, options?: ReadOptions): AsyncIterable<Uint8Array>;
   /** How to reopen this reader elsewhere. */

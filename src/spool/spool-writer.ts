@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { rm } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
-import { readFully, readFullyInto, writeFully } from './file-io.js';
+import { readFully, readFullyInto, readFullyIntoSync, writeFully } from './file-io.js';
 import { LineIndex } from './line-index.js';
 import type { ReadOptions, SpoolReader } from './spool-reader.js';
 import { createTempFile } from './temp-directory.js';
@@ -103,6 +103,7 @@ export class SpoolWriter {
       byteLength: async () => this.#length,
       read: (position, length, options) => this.#read(position, length, options),
       readInto: (target, position, options) => this.#readInto(target, position, options),
+      readIntoSync: (target, position) => this.#readIntoSync(target, position),
     };
   }
 
@@ -168,6 +169,17 @@ export class SpoolWriter {
     }
     throwIfAborted(options?.signal);
     return readFullyInto(storage.handle, target.subarray(0, length), position);
+  }
+
+  #readIntoSync(target: Uint8Array, position: number): number {
+    const storage = this.#storage;
+    const length = Math.max(0, Math.min(target.length, this.#length - position));
+    if (storage.kind === 'closed') throw new SpoolforgeError('E_SPOOL_CLOSED', 'Spool is closed');
+    if (storage.kind === 'memory') {
+      target.set(storage.buffer.subarray(position, position + length));
+      return length;
+    }
+    return readFullyIntoSync(storage.handle.fd, target.subarray(0, length), position);
   }
 
   #encode(text: string): Uint8Array {
