@@ -62,7 +62,11 @@ describe.each(Object.entries(routes))('SpooledArtifact, %s', (_route, open) => {
 });
 
 describe('SpooledArtifact sizes at chunk and stride boundaries', () => {
-  const sizes = [64 * 1024, 128 * 1024, 4 * 1024 * 1024].flatMap((size) => [size - 1, size, size + 1]);
+  const sizes = [64 * 1024, 128 * 1024, 4 * 1024 * 1024].flatMap((size) => [
+    size - 1,
+    size,
+    size + 1,
+  ]);
   it.each(sizes)('a %d-byte file of 99-byte lines', async (size) => {
     const line = `${'z'.repeat(98)}\n`;
     const text = line.repeat(Math.ceil(size / line.length)).slice(0, size);
