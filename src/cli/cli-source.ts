@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { spool } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
@@ -65,7 +64,8 @@ function streamSource(stream: AsyncIterable<Uint8Array>): CliSource {
     size: undefined,
     chunks: () => stream,
     reader: async () => {
-      spooled ??= spool(stream);
+      // Loaded on demand: the artifact layer brings zod, ~100 ms of start-up a file never needs.
+      spooled ??= import('../artifact/spool.js').then(({ spool }) => spool(stream));
       return (await spooled).reader;
     },
     close: async () => {
