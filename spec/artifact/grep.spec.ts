@@ -65,6 +65,30 @@ describe('SpooledArtifact.grep', () => {
     ]);
   });
 
+  it('folds case for an ASCII literal exactly as a JavaScript regex with the i flag does', async () => {
+    const lines = [
+      'Disk Quota',
+      'DISK QUOTA ÀÉ',
+      'dıșk quota',
+      'disk \u212Auota',
+      'ÀDISK QUOTAÉ',
+      'disk-quota',
+      'DiSk QuOtA\r',
+    ];
+    await using artifact = await spool(lines.join('\n'));
+    const expected = lines.flatMap((text, lineNumber) =>
+      /disk quota/i.test(text) ? [lineNumber] : [],
+    );
+    expect(expected).toEqual([0, 1, 4, 6]);
+    expect((await artifact.grep('disk QUOTA', { ignoreCase: true })).lines).toEqual(
+      matches(expected),
+    );
+    expect(
+      (await artifact.grep('disk QUOTA', { ignoreCase: true, fixed: true, invert: true }))
+        .matchCount,
+    ).toBe(3);
+  });
+
   it('keeps \\r in lines: `.` matches it and `$` is the end of the line', async () => {
     await using artifact = await spool('ab\r\na\r\n');
     expect((await artifact.grep('b.$')).lines).toEqual(matches([0]));

@@ -1,5 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
 
 /**
@@ -21,6 +21,7 @@ export interface PatternOptions {
 }
 
 const regexSyntax = /[\\^$.|?*+()[\]{}]/;
+const asciiOnly = /^[\u0000-\u007f]*$/;
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
 
 /**
@@ -41,6 +42,9 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
   if (alternatives.length === 1 && literal && !caseMatters) {
     return new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
+  }
+  if (alternatives.length === 1 && literal && asciiOnly.test(pattern)) {
+    return new CaseFoldingBytesLineMatcher(pattern);
   }
   const sources = alternatives.map((alternative) =>
     options.fixed ? escapeRegex(alternative) : alternative,

@@ -48,3 +48,42 @@ export class BytesLineMatcher implements LineMatcher {
 
   async dispose(): Promise<void> {}
 }
+
+/**
+ * Matches an ASCII literal ignoring case. The block is read as Latin-1 (one character per byte,
+ * so positions are byte offsets) and lowered by V8's string `toLowerCase`, far faster than a
+ * byte loop in JavaScript; it also changes some bytes over 0x7F, but those never become ASCII,
+ * so an ASCII needle matches exactly where a JavaScript regex with the `i` flag (without `u`)
+ * would: no character outside ASCII folds to one inside it.
+ *
+ * @example
+ * ```ts
+ * const matcher = new CaseFoldingBytesLineMatcher('fatal_disk_quota');
+ * ```
+ */
+export class CaseFoldingBytesLineMatcher implements LineMatcher {
+  readonly #needle: string;
+
+  constructor(asciiNeedle: string) {
+    this.#needle = asciiNeedle.toLowerCase();
+  }
+
+  matchingLines(block: Uint8Array): number[] {
+    const text = Buffer.from(block.buffer, block.byteOffset, block.length)
+      .toString('latin1')
+      .toLowerCase();
+    const starts: number[] = [];
+    let position = 0;
+    while (position < text.length) {
+      const hit = this.#needle.length === 0 ? position : text.indexOf(this.#needle, position);
+      if (hit === -1) break;
+      starts.push(hit === position ? position : text.lastIndexOf('\n', hit) + 1);
+      const lineEnd = text.indexOf('\n', hit);
+      if (lineEnd === -1) break;
+      position = lineEnd + 1;
+    }
+    return starts;
+  }
+
+  async dispose(): Promise<void> {}
+}
