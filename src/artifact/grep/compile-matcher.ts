@@ -21,7 +21,7 @@ export interface PatternOptions {
 }
 
 const regexSyntax = /[\\^$.|?*+()[\]{}]/;
-const asciiOnly = /^[\u0000-\u007f]*$/;
+const nonAscii = /[\u0080-\uffff]/;
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
 
 /**
@@ -43,7 +43,7 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   if (alternatives.length === 1 && literal && !caseMatters) {
     return new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
   }
-  if (alternatives.length === 1 && literal && asciiOnly.test(pattern)) {
+  if (alternatives.length === 1 && literal && !nonAscii.test(pattern)) {
     return new CaseFoldingBytesLineMatcher(pattern);
   }
   const sources = alternatives.map((alternative) =>
