@@ -1,6 +1,8 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
+import { requiredLiteral } from './required-literal.js';
 
 /**
  * How a pattern is read.
@@ -26,8 +28,8 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
 
 /**
  * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
- * grep) into the fastest safe matcher: a byte search for literals, a worker-thread regex
- * otherwise. `.` matches any character of a line, `\r` included. An invalid pattern fails here
+ * grep) into the fastest safe matcher: a byte search for literals; for a regex, a byte search
+ * for a literal every match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
  * with `E_REGEX_INVALID`.
  *
  * @example
@@ -56,7 +58,18 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return new RegexLineMatcher(regex, matcherOptions);
+  const regexMatcher = new RegexLineMatcher(regex, matcherOptions);
+  const required =
+    alternatives.length === 1 && !options.fixed ? requiredLiteral(pattern) : undefined;
+  if (required === undefined) return regexMatcher;
+  if (!options.ignoreCase) {
+    return new PrefilteredLineMatcher(
+      new BytesLineMatcher(Buffer.from(required, 'utf8')),
+      regexMatcher,
+    );
+  }
+  if (nonAscii.test(required)) return regexMatcher;
+  return new PrefilteredLineMatcher(new CaseFoldingBytesLineMatcher(required), regexMatcher);
 }
 
 function compileRegex(source: string, flags: string): RegExp {

@@ -1,0 +1,111 @@
+const escapedLiteral = /[\\^$.|?*+()[\]{}/-]/;
+const boundedQuantifier = /^\{(\d+)(,\d*)?\}\??/;
+
+/**
+ * The longest run of characters every match of a JavaScript regex (no `u` flag) must contain,
+ * or `undefined` when none of at least three characters can be proven: used to find candidate
+ * lines with a byte search before the regex runs. Conservative by design: alternation, groups,
+ * classes, escapes such as `\d` and anything optional end a run or give up.
+ *
+ * @example
+ * ```ts
+ * requiredLiteral('ERROR .*timeout'); // 'ERROR '
+ * requiredLiteral('a|b'); // undefined
+ * ```
+ */
+export function requiredLiteral(source: string): string | undefined {
+  const runs: string[] = [];
+  let run = '';
+  const endRun = () => {
+    if (run) runs.push(run);
+    run = '';
+  };
+  let index = 0;
+  /** Applies a quantifier after a literal character: optional ones drop it from the run. */
+  const quantify = (afterLiteral: boolean) => {
+    const rest = source.slice(index);
+    const bounded = boundedQuantifier.exec(rest);
+    const symbol = rest[0];
+    if (!bounded && symbol !== '?' && symbol !== '*' && symbol !== '+') return;
+    const optional = symbol === '?' || symbol === '*' || bounded?.[1] === '0';
+    if (afterLiteral && optional) run = run.slice(0, -1);
+    endRun();
+    index += bounded ? bounded[0].length : rest[1] === '?' ? 2 : 1;
+  };
+  while (index < source.length) {
+    const character = source[index] as string;
+    if (character === '|') return undefined;
+    if (character === '(' || character === '[') {
+      const end = skipBracketed(source, index);
+      if (end === undefined) return undefined;
+      endRun();
+      index = end;
+      quantify(false);
+      continue;
+    }
+    if (character === '\\') {
+      const next = source[index + 1] ?? '';
+      if (escapedLiteral.test(next)) {
+        run += next;
+        index += 2;
+        quantify(true);
+        continue;
+      }
+      // A named backreference's `<name>` must not be read as literal text.
+      if (next === 'k') return undefined;
+      // \d, \w, \b, \x41, \u0041, \cJ, \1: not a literal run (and never read as one).
+      endRun();
+      index += next === 'x' ? 4 : next === 'u' ? 6 : next === 'c' ? 3 : 2;
+      while (/\d/.test(next) && /\d/.test(source[index] ?? '')) index++;
+      quantify(false);
+      continue;
+    }
+    if (character === '.' || character === '^' || character === '$') {
+      endRun();
+      index++;
+      quantify(false);
+      continue;
+    }
+    if ('?*+'.includes(character) || boundedQuantifier.test(source.slice(index))) {
+      quantify(false);
+      continue;
+    }
+    run += character;
+    index++;
+    quantify(true);
+  }
+  endRun();
+  const longest = runs.reduce(
+    (best, candidate) => (candidate.length > best.length ? candidate : best),
+    '',
+  );
+  return longest.length >= 3 ? longest : undefined;
+}
+
+/** The index after the group or class opening at `start`, or `undefined` if it never closes. */
+function skipBracketed(source: string, start: number): number | undefined {
+  let depth = 0;
+  let inClass = false;
+  for (let index = start; index < source.length; index++) {
+    const character = source[index];
+    if (character === '\\') {
+      index++;
+      continue;
+    }
+    if (inClass) {
+      if (character === ']') {
+        inClass = false;
+        if (depth === 0) return index + 1;
+      }
+      continue;
+    }
+    if (character === '[') {
+      inClass = true;
+      // A `]` right after `[` or `[^` is a literal member.
+      if (source[index + 1] === '^') index++;
+      if (source[index + 1] === ']') index++;
+    } else if (character === '(') depth++;
+    else if (character === ')' && --depth === 0) return index + 1;
+  }
+  return undefined;
+}
