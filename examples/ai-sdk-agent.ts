@@ -13,7 +13,7 @@ import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk'
 import { z } from 'zod';
 import { investigateLog } from './support/investigate-log-script.js';
 import { openAIChatWire } from './support/openai-chat-wire.js';
-import { type ScriptedModel, startScriptedModel } from './support/scripted-model.js';
+import { startScriptedModel } from './support/scripted-model.js';
 
 const logBytes = 12 * 1024 * 1024;
 const failure = 'ERROR storage-7 write failed: disk quota exceeded on /var/data (request 88213)';
@@ -38,17 +38,17 @@ const fetchLog = defineTool({
 });
 
 const apiKey = process.env.OPENAI_API_KEY;
-let scripted: ScriptedModel | undefined;
-if (!apiKey) {
-  scripted = await startScriptedModel({
-    wires: [openAIChatWire],
-    script: investigateLog({
-      firstTool: 'fetch_service_log',
-      firstArguments: { service: 'storage' },
-      pattern: 'quota',
-    }),
-  });
-}
+// Offline, a scripted model on 127.0.0.1 plays the model.
+const scripted = apiKey
+  ? undefined
+  : await startScriptedModel({
+      wires: [openAIChatWire],
+      script: investigateLog({
+        firstTool: 'fetch_service_log',
+        firstArguments: { service: 'storage' },
+        pattern: 'quota',
+      }),
+    });
 const provider = createOpenAI(
   scripted ? { apiKey: 'offline', baseURL: `${scripted.url}/v1` } : { apiKey: apiKey ?? '' },
 );

@@ -9,7 +9,7 @@ import { AnthropicToolSession } from 'spoolforge/anthropic';
 import { z } from 'zod';
 import { anthropicWire } from './support/anthropic-wire.js';
 import { investigateLog } from './support/investigate-log-script.js';
-import { type ScriptedModel, startScriptedModel } from './support/scripted-model.js';
+import { startScriptedModel } from './support/scripted-model.js';
 
 const logLines = 100_000;
 const failingLine = 73_421;
@@ -38,17 +38,17 @@ const fetchServiceLog = defineTool({
 });
 
 const apiKey = process.env.ANTHROPIC_API_KEY;
-let scripted: ScriptedModel | undefined;
-if (!apiKey) {
-  scripted = await startScriptedModel({
-    wires: [anthropicWire],
-    script: investigateLog({
-      firstTool: 'fetch_service_log',
-      firstArguments: { service: 'checkout-api' },
-      pattern: 'ERROR',
-    }),
-  });
-}
+// Offline, a scripted model on 127.0.0.1 plays the model.
+const scripted = apiKey
+  ? undefined
+  : await startScriptedModel({
+      wires: [anthropicWire],
+      script: investigateLog({
+        firstTool: 'fetch_service_log',
+        firstArguments: { service: 'checkout-api' },
+        pattern: 'ERROR',
+      }),
+    });
 const client = scripted
   ? new Anthropic({ apiKey: 'offline', baseURL: scripted.url, maxRetries: 0 })
   : new Anthropic({ apiKey });

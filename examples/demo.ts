@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { generateLog, parseSize, rareLiteral } from '../bench/generate-log.js';
 import { investigateLog } from './support/investigate-log-script.js';
 import { openAIChatWire } from './support/openai-chat-wire.js';
-import { type ScriptedModel, startScriptedModel } from './support/scripted-model.js';
+import { startScriptedModel } from './support/scripted-model.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '256M' } } });
 const size = parseSize(values.size);
@@ -29,17 +29,17 @@ const fetchLog = defineTool({
 });
 
 const apiKey = process.env.OPENAI_API_KEY;
-let scripted: ScriptedModel | undefined;
-if (!apiKey) {
-  scripted = await startScriptedModel({
-    wires: [openAIChatWire],
-    script: investigateLog({
-      firstTool: 'fetch_service_log',
-      firstArguments: { day: '2026-11-21' },
-      pattern: rareLiteral,
-    }),
-  });
-}
+// Offline, a scripted model on 127.0.0.1 plays the model.
+const scripted = apiKey
+  ? undefined
+  : await startScriptedModel({
+      wires: [openAIChatWire],
+      script: investigateLog({
+        firstTool: 'fetch_service_log',
+        firstArguments: { day: '2026-11-21' },
+        pattern: rareLiteral,
+      }),
+    });
 const client = new OpenAI(
   scripted ? { apiKey: 'offline', baseURL: `${scripted.url}/v1` } : { apiKey: apiKey ?? '' },
 );

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { investigateLog } from './support/investigate-log-script.js';
 import { openAIChatWire } from './support/openai-chat-wire.js';
 import { openAIResponsesWire } from './support/openai-responses-wire.js';
-import { type ScriptedModel, startScriptedModel } from './support/scripted-model.js';
+import { startScriptedModel } from './support/scripted-model.js';
 
 const { values } = parseArgs({ options: { api: { type: 'string', default: 'chat' } } });
 if (values.api !== 'chat' && values.api !== 'responses') {
@@ -48,17 +48,17 @@ const runBuild = defineTool({
 
 const apiKey = process.env.OPENAI_API_KEY;
 const modelName = apiKey ? (process.env.OPENAI_MODEL ?? 'gpt-4o-mini') : 'scripted';
-let scripted: ScriptedModel | undefined;
-if (!apiKey) {
-  scripted = await startScriptedModel({
-    wires: [openAIChatWire, openAIResponsesWire],
-    script: investigateLog({
-      firstTool: 'run_build',
-      firstArguments: { target: 'all' },
-      pattern: 'error TS',
-    }),
-  });
-}
+// Offline, a scripted model on 127.0.0.1 plays the model.
+const scripted = apiKey
+  ? undefined
+  : await startScriptedModel({
+      wires: [openAIChatWire, openAIResponsesWire],
+      script: investigateLog({
+        firstTool: 'run_build',
+        firstArguments: { target: 'all' },
+        pattern: 'error TS',
+      }),
+    });
 const client = new OpenAI(
   scripted ? { apiKey: 'offline', baseURL: `${scripted.url}/v1` } : { apiKey: apiKey ?? '' },
 );

@@ -16,55 +16,18 @@ export async function readFully(
   length: number,
 ): Promise<Uint8Array> {
   const buffer = Buffer.allocUnsafe(Math.max(0, length));
-  return buffer.subarray(0, await readFullyInto(handle, buffer, position));
-}
-
-/**
- * Fills `target` from `position`, looping over short reads; returns the bytes read (fewer only
- * at end of file).
- *
- * @example
- * ```ts
- * const bytesRead = await readFullyInto(handle, recycledBuffer, offset);
- * ```
- */
-export async function readFullyInto(
-  handle: FileHandle,
-  target: Uint8Array,
-  position: number,
-): Promise<number> {
   let filled = 0;
-  while (filled < target.length) {
+  while (filled < buffer.length) {
     const { bytesRead } = await handle.read(
-      target,
+      buffer,
       filled,
-      target.length - filled,
+      buffer.length - filled,
       position + filled,
     );
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return filled;
-}
-
-/**
- * Writes all of `bytes` at `position`, looping over short writes.
- *
- * @example
- * ```ts
- * await writeFully(handle, chunk, offset);
- * ```
- */
-export async function writeFully(
-  handle: FileHandle,
-  bytes: Uint8Array,
-  position: number,
-): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) {
-    const result = await handle.write(bytes, written, bytes.length - written, position + written);
-    written += result.bytesWritten;
-  }
+  return buffer.subarray(0, filled);
 }
 
 /**
@@ -94,4 +57,24 @@ export function readFullyIntoSync(
     filled += bytesRead;
   }
   return filled;
+}
+
+/**
+ * Writes all of `bytes` at `position`, looping over short writes.
+ *
+ * @example
+ * ```ts
+ * await writeFully(handle, chunk, offset);
+ * ```
+ */
+export async function writeFully(
+  handle: FileHandle,
+  bytes: Uint8Array,
+  position: number,
+): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const result = await handle.write(bytes, written, bytes.length - written, position + written);
+    written += result.bytesWritten;
+  }
 }

@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { fileError } from './file-errors.js';
-import { readFully, readFullyInto, readFullyIntoSync } from './file-io.js';
+import { readFully, readFullyIntoSync } from './file-io.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 /**
@@ -34,14 +34,6 @@ export class FileSpoolReader implements SpoolReader {
     throwIfAborted(options?.signal);
     const handle = await this.#open();
     return readFully(handle, position, length).catch((error: unknown) => {
-      throw fileError(this.path, error);
-    });
-  }
-
-  async readInto(target: Uint8Array, position: number, options?: ReadOptions): Promise<number> {
-    throwIfAborted(options?.signal);
-    const handle = await this.#open();
-    return readFullyInto(handle, target, position).catch((error: unknown) => {
       throw fileError(this.path, error);
     });
   }

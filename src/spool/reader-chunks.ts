@@ -30,8 +30,8 @@ export interface ReaderChunksOptions {
   /** First read; reads double from here up to `chunkSize`, so a short query reads little. */
   initialChunkSize?: number;
   /**
-   * Read into two recycled buffers where the reader supports `readInto`: a chunk is then valid
-   * only until the next one is requested, and a scan allocates nothing per chunk (flat RSS).
+   * Read into two recycled buffers where the reader supports `readIntoSync`: a chunk is then
+   * valid only until the next one is requested, and a scan allocates nothing per chunk.
    */
   reuseBuffers?: boolean;
   signal?: AbortSignal;
@@ -62,27 +62,18 @@ export async function* readerChunks(
     return;
   }
   if (options.reuseBuffers && reader.readIntoSync) {
-    await reader.byteLength();
+    // readIntoSync needs the reader open, which byteLength() ensures.
+    if (options.end !== undefined) await reader.byteLength();
     yield* synchronousChunks(reader.readIntoSync.bind(reader), position, end, signal);
     return;
   }
-  const buffers: Uint8Array[] | undefined =
-    options.reuseBuffers && reader.readInto ? [new Uint8Array(0), new Uint8Array(0)] : undefined;
-  for (let turn = 0; position < end; turn++) {
+  while (position < end) {
     throwIfAborted(signal);
-    const length = Math.min(size, end - position);
-    let chunk: Uint8Array;
-    if (buffers && reader.readInto) {
-      let buffer = buffers[turn % 2] as Uint8Array;
-      if (buffer.length < length) {
-        buffer = Buffer.allocUnsafeSlow(length);
-        buffers[turn % 2] = buffer;
-      }
-      const view = buffer.subarray(0, length);
-      chunk = view.subarray(0, await reader.readInto(view, position, signal ? { signal } : {}));
-    } else {
-      chunk = await reader.read(position, length, signal ? { signal } : {});
-    }
+    const chunk = await reader.read(
+      position,
+      Math.min(size, end - position),
+      signal ? { signal } : {},
+    );
     if (chunk.length === 0) return;
     position += chunk.length;
     size = Math.min(size * 2, chunkSize);

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { rm } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
-import { readFully, readFullyInto, readFullyIntoSync, writeFully } from './file-io.js';
+import { readFully, readFullyIntoSync, writeFully } from './file-io.js';
 import { LineIndex } from './line-index.js';
 import type { ReadOptions, SpoolReader } from './spool-reader.js';
 import { createTempFile } from './temp-directory.js';
@@ -102,7 +102,6 @@ export class SpoolWriter {
     return {
       byteLength: async () => this.#length,
       read: (position, length, options) => this.#read(position, length, options),
-      readInto: (target, position, options) => this.#readInto(target, position, options),
       readIntoSync: (target, position) => this.#readIntoSync(target, position),
     };
   }
@@ -157,18 +156,6 @@ export class SpoolWriter {
     if (storage.kind === 'closed') throw new SpoolforgeError('E_SPOOL_CLOSED', 'Spool is closed');
     if (storage.kind === 'memory') return storage.buffer.subarray(start, end);
     return readFully(storage.handle, start, end - start);
-  }
-
-  async #readInto(target: Uint8Array, position: number, options?: ReadOptions): Promise<number> {
-    const storage = this.#storage;
-    const length = Math.max(0, Math.min(target.length, this.#length - position));
-    if (storage.kind !== 'file') {
-      const bytes = await this.#read(position, length, options);
-      target.set(bytes);
-      return bytes.length;
-    }
-    throwIfAborted(options?.signal);
-    return readFullyInto(storage.handle, target.subarray(0, length), position);
   }
 
   #readIntoSync(target: Uint8Array, position: number): number {
