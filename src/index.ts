@@ -1,6 +1,15 @@
+export {
+  type ArtifactClassChooser,
+  defaultArtifactClassFor,
+} from './artifact/artifact-class-for-kind.js';
 export type { ArtifactLine } from './artifact/artifact-line.js';
 export { decodeUtf8 } from './artifact/decode-utf8.js';
-export { type ArtifactKind, detectKind } from './artifact/detect-kind.js';
+export {
+  type ArtifactKind,
+  detectKind,
+  kindOfMediaType,
+  mediaTypeOfKind,
+} from './artifact/detect-kind.js';
 export { approximateTokens, type TokenEncoding } from './artifact/estimate-tokens.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export {
@@ -36,6 +45,20 @@ export {
 } from './artifact/grep/regex-line-matcher.js';
 export { streamGrep } from './artifact/grep-artifact.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
+export {
+  findJsonSyntaxError,
+  type JsonSyntaxProblem,
+} from './artifact/json/find-json-syntax-error.js';
+export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
+export type { JsonMatch } from './artifact/json/json-path-query.js';
+export type { JsonType } from './artifact/json/json-scan-types.js';
+export { formatShapeField, JsonShape, type ShapeField } from './artifact/json/json-shape.js';
+export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
+export {
+  type JsonScanOptions,
+  SpooledJsonArtifact,
+  type SpooledJsonArtifactOptions,
+} from './artifact/json/spooled-json-artifact.js';
 export {
   Media,
   type MediaFromFileOptions,

@@ -1,5 +1,7 @@
 import { abortError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
+import { type ArtifactClassChooser, defaultArtifactClassFor } from './artifact-class-for-kind.js';
+import { detectKind, kindOfMediaType, mediaTypeOfKind } from './detect-kind.js';
 import { SpooledArtifact, type SpooledArtifactOptions } from './spooled-artifact.js';
 
 /**
@@ -24,8 +26,14 @@ export type SpoolSource = string | Uint8Array | AsyncIterable<Uint8Array | strin
 export interface SpoolOptions
   extends SpoolWriterOptions,
     Omit<SpooledArtifactOptions, 'lineIndex' | 'onClose'> {
-  /** The class to wrap the spool in (a subclass of `SpooledArtifact`). Default `SpooledArtifact`. */
-  artifactClass?: typeof SpooledArtifact;
+  /**
+   * The class to wrap the spool in (a subclass of `SpooledArtifact`), or `'detect'`: the kind
+   * the declared `mediaType` names, else the one the first 64 KiB show (see `detectKind`),
+   * mapped by `artifactClassFor`. Default `SpooledArtifact`.
+   */
+  artifactClass?: typeof SpooledArtifact | 'detect';
+  /** Maps a detected kind to a class. Default {@link defaultArtifactClassFor}. */
+  artifactClassFor?: ArtifactClassChooser;
   /** Aborting stops reading the source, removes the temp file and rejects with `E_ABORTED`. */
   signal?: AbortSignal;
 }
@@ -60,8 +68,23 @@ export async function spool(
     await writer.close();
     throw error;
   }
-  return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
+  if (options.artifactClass !== 'detect') {
+    return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
+  }
+  const declared = options.mediaType ? kindOfMediaType(options.mediaType) : undefined;
+  const size = writer.lineIndex.byteLength;
+  const kind =
+    declared ??
+    detectKind(await writer.reader().read(0, Math.min(size, sniffBytes)), {
+      complete: size <= sniffBytes,
+    });
+  const artifactClass = (options.artifactClassFor ?? defaultArtifactClassFor)(kind);
+  const mediaType = options.mediaType ?? mediaTypeOfKind(kind);
+  return artifactClass.fromWriter(writer, { ...options, mediaType });
 }
+
+/** What `artifactClass: 'detect'` looks at. */
+const sniffBytes = 64 * 1024;
 
 /**
  * Iterates `source`, but rejects as soon as `signal` fires even while the source is silent.

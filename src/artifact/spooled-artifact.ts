@@ -30,6 +30,8 @@ import { estimateTokens as estimateReaderTokens, type TokenEstimate } from './to
 export interface SpooledArtifactOptions {
   /** A label for people and models; never a path. */
   name?: string;
+  /** What the bytes are, when the producer says (`application/x-ndjson`); subclasses read it. */
+  mediaType?: string;
   /** A line index kept current by whoever writes the bytes (a {@link SpoolWriter}). */
   lineIndex?: LineIndex;
   /** The most text `asString`, `head`, `tail`, `cat` and `grep` gather in memory. Default 64 MiB. */
@@ -70,6 +72,7 @@ export class SpooledArtifact {
   static readonly toolMethods: readonly ToolMethodDescriptor<SpooledArtifact>[] = baseToolMethods;
   readonly reader: SpoolReader;
   readonly name: string | undefined;
+  readonly mediaType: string | undefined;
   readonly maxStringBytes: number;
   readonly #index: LineIndex;
   readonly #indexIsLive: boolean;
@@ -80,6 +83,7 @@ export class SpooledArtifact {
   constructor(reader: SpoolReader, options: SpooledArtifactOptions = {}) {
     this.reader = reader;
     this.name = options.name;
+    this.mediaType = options.mediaType;
     this.maxStringBytes = options.maxStringBytes ?? SpooledArtifact.defaultMaxStringBytes;
     this.#indexIsLive = options.lineIndex !== undefined;
     this.#index = options.lineIndex ?? new LineIndex();

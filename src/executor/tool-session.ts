@@ -1,4 +1,5 @@
 import type { ForgeOptions } from '../artifact/forge/forge-tools.js';
+import { SpooledJsonArtifact } from '../artifact/json/spooled-json-artifact.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { DispatchContext } from '../tools/dispatch-context.js';
 import type { Tool } from '../tools/tool.js';
@@ -19,9 +20,17 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
   /** The agent's own tools. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of every input type
   tools?: Iterable<Tool<any>> | ToolRegistry;
-  /** Artifact classes whose tools are forged, most specific first. Default `[SpooledArtifact]`. */
+  /**
+   * Artifact classes whose tools are forged, most specific first. Default
+   * `[SpooledJsonArtifact, SpooledMarkdownArtifact, SpooledArtifact]`.
+   */
   artifactClasses?: (typeof SpooledArtifact)[];
 }
+
+const defaultArtifactClasses: readonly (typeof SpooledArtifact)[] = [
+  SpooledJsonArtifact,
+  SpooledArtifact,
+];
 
 /**
  * The provider-neutral agent loop: {@link ToolSession.dispatch} forges the tools for the next
@@ -51,7 +60,7 @@ export class ToolSession {
     this.registry =
       options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
     this.#options = options;
-    this.artifactClasses = options.artifactClasses ?? [SpooledArtifact];
+    this.artifactClasses = options.artifactClasses ?? defaultArtifactClasses;
   }
 
   /** Every call run so far in this session, in order. */

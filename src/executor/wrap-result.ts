@@ -1,6 +1,7 @@
+import type { ArtifactClassChooser } from '../artifact/artifact-class-for-kind.js';
 import { Media } from '../artifact/media.js';
 import { type SpoolOptions, type SpoolSource, spool } from '../artifact/spool.js';
-import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { Tool } from '../tools/tool.js';
 
 /**
@@ -15,7 +16,13 @@ export interface WrapOptions {
   /** Results of at most this many bytes stay inline text. Default 2 KiB. */
   inlineThreshold?: number;
   /** Where spooled bytes go. */
-  spool?: Omit<SpoolOptions, 'signal' | 'artifactClass'>;
+  spool?: Omit<SpoolOptions, 'signal' | 'artifactClass' | 'artifactClassFor'>;
+  /**
+   * The class for a tool without an `artifactConstructor`, from its declared `mediaType` or
+   * else the sniffed first bytes. Default: JSON/JSONL → `SpooledJsonArtifact`, Markdown →
+   * `SpooledMarkdownArtifact`, else `SpooledArtifact`; `() => SpooledArtifact` turns it off.
+   */
+  artifactClassFor?: ArtifactClassChooser;
   signal?: AbortSignal;
 }
 
@@ -24,7 +31,7 @@ export const defaultInlineThreshold = 2 * 1024;
 
 /**
  * What a tool's return value becomes: inline text when small, a spooled artifact of
- * `tool.artifactConstructor?.() ?? SpooledArtifact` when large (streams are spooled as they
+ * `tool.artifactConstructor?.()` (else the class its media type or first bytes call for) when large (streams are spooled as they
  * arrive, never gathered first), or the `Media` itself.
  *
  * @example
@@ -33,7 +40,7 @@ export const defaultInlineThreshold = 2 * 1024;
  * ```
  */
 export async function wrapResult(
-  tool: Pick<Tool, 'artifactConstructor'>,
+  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
   value: unknown,
   options: WrapOptions = {},
 ): Promise<string | SpooledArtifact | Media> {
@@ -43,10 +50,12 @@ export async function wrapResult(
   if (typeof source === 'string' && Buffer.byteLength(source) <= threshold) return source;
   if (source instanceof Uint8Array && source.length <= threshold)
     return Buffer.from(source).toString('utf8');
-  const artifactClass = (tool.artifactConstructor?.() ?? SpooledArtifact) as typeof SpooledArtifact;
+  const artifactClass = (tool.artifactConstructor?.() ?? 'detect') as typeof SpooledArtifact;
   const artifact = await spool(source, {
     ...options.spool,
     artifactClass,
+    ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
+    ...(options.artifactClassFor ? { artifactClassFor: options.artifactClassFor } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if ((await artifact.byteLength()) > threshold) return artifact;

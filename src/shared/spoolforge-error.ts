@@ -14,6 +14,7 @@ export type SpoolforgeErrorCode =
   | 'E_DISPATCH_ALREADY_SIGNALLED'
   | 'E_FILE_NOT_FOUND'
   | 'E_INVALID_ARGUMENT'
+  | 'E_INVALID_JSON'
   | 'E_INVALID_TOOL_ARGS'
   | 'E_IO'
   | 'E_LINE_TOO_LONG'

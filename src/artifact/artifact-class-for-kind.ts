@@ -1,0 +1,28 @@
+import type { ArtifactKind } from './detect-kind.js';
+import { SpooledJsonArtifact } from './json/spooled-json-artifact.js';
+import { SpooledArtifact } from './spooled-artifact.js';
+
+/**
+ * Picks the artifact class for a detected or declared kind. Pass your own to `spool` or a
+ * `ToolSession` (`artifactClassFor`) to add kinds or to turn detection off
+ * (`() => SpooledArtifact`).
+ *
+ * @example
+ * ```ts
+ * const artifactClassFor: ArtifactClassChooser = (kind) => (kind === 'csv' ? CsvArtifact : defaultArtifactClassFor(kind));
+ * ```
+ */
+export type ArtifactClassChooser = (kind: ArtifactKind) => typeof SpooledArtifact;
+
+/**
+ * JSON and JSONL → {@link SpooledJsonArtifact}; anything else → {@link SpooledArtifact}.
+ *
+ * @example
+ * ```ts
+ * defaultArtifactClassFor('jsonl'); // SpooledJsonArtifact
+ * ```
+ */
+export const defaultArtifactClassFor: ArtifactClassChooser = (kind) => {
+  if (kind === 'json' || kind === 'jsonl') return SpooledJsonArtifact;
+  return SpooledArtifact;
+};

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import type { JsonDocument } from './json-document.js';
+import { type JsonMatch, queryJson } from './json-path-query.js';
+import { showSlice } from './json-structure-tools.js';
+import { count, jsonArgs, jsonScanTimeout, jsonText, scanNote } from './json-tool-support.js';
+import { renderJsonValue } from './json-view.js';
+import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
+
+/**
+ * Shows a query's matches, one `path = value` line each, within the result budget; with
+ * `countAll` it keeps counting past the budget (until the deadline) for an exact total.
+ */
+async function showMatches(
+  toolName: string,
+  document: JsonDocument,
+  path: string,
+  args: Record<string, unknown>,
+  context: ToolMethodContext,
+  options: { countAll?: boolean; startIndex?: number } = {},
+): Promise<string> {
+  const { text, maxChars } = jsonText(context);
+  let shown = 0;
+  let total = 0;
+  let cutAt: number | undefined;
+  const result = await queryJson(document, path, {
+    signal: context.signal,
+    deadline: performance.now() + jsonScanTimeout,
+    ...(options.startIndex !== undefined ? { startIndex: options.startIndex } : {}),
+    onEntry: (matches: JsonMatch[], entryIndex) => {
+      total += matches.length;
+      if (cutAt !== undefined) return options.countAll;
+      for (const match of matches) {
+        const render = (chars: number) =>
+          text.addText(
+            renderJsonValue(match.path, match.value, { callId: context.callId, maxChars: chars }),
+          );
+        // The first match is shown even if only narrower, so a continuation always makes progress.
+        if (!render(maxChars) && (shown > 0 || !render(200))) {
+          cutAt = entryIndex;
+          return options.countAll;
+        }
+        shown++;
+      }
+      return true;
+    },
+  });
+  const stopped = cutAt !== undefined ? { stopped: 'caller' as const, nextIndex: cutAt } : result;
+  const note = scanNote(toolName, args, result.stopped === 'deadline' ? result : stopped, context);
+  const counted = result.stopped === 'deadline' ? 'so far' : 'in all';
+  if (total === 0 && !note)
+    text.note(`No match for ${path}. artifact_json_shape shows the paths that exist.`);
+  else if (options.countAll)
+    text.note(`${count(total, 'match', 'matches')} ${counted}, ${shown} shown.`);
+  else if (!note) text.note(`${count(shown, 'match', 'matches')}.`);
+  if (note) text.note(note);
+  return text.toString();
+}
+
+const getArgs = {
+  path: z.string().describe(jsonArgs.path.description ?? ''),
+  startIndex: jsonArgs.startIndex,
+};
+
+const get: ToolMethodDescriptor<SpooledJsonArtifact, typeof getArgs> = {
+  name: 'artifact_json_get',
+  description:
+    'Values at a JSONPath in a spooled JSON/JSONL output, each as `path = compact JSON`. Big values are cut and name the call that continues them. JSONL is an array of records: $[41] is line 42.',
+  args: getArgs,
+  run: async (artifact, args, context) => {
+    const document = await artifact.document({ signal: context.signal });
+    if (args.path.trim() === '$') return showSlice(document, '$', 0, undefined, context);
+    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
+    return showMatches('artifact_json_get', document, args.path, args, context, options);
+  },
+};
+
+const filterArgs = {
+  path: z
+    .string()
+    .describe(
+      'A JSONPath with a filter, e.g. $[?(@.status >= 500)] or $.items[?(@.tags.includes("x"))], or just the condition: @.status >= 500. Use ==, !=, <, >, &&, ||, !; regular expressions are not allowed.',
+    ),
+  startIndex: jsonArgs.startIndex,
+};
+
+const filter: ToolMethodDescriptor<SpooledJsonArtifact, typeof filterArgs> = {
+  name: 'artifact_json_filter',
+  description:
+    'Entries of a spooled JSON/JSONL output that satisfy a condition, with the exact number of matches (the scan counts past what is shown).',
+  args: filterArgs,
+  run: async (artifact, args, context) => {
+    const document = await artifact.document({ signal: context.signal });
+    const condition = args.path.trim();
+    const path = /^[$.[]/.test(condition) ? condition : `$[?(${condition})]`;
+    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
+    return showMatches('artifact_json_filter', document, path, args, context, {
+      ...options,
+      countAll: true,
+    });
+  },
+};
+
+const pluckArgs = {
+  path: z
+    .string()
+    .describe(
+      'A path inside each top-level entry, e.g. user.id or tags[0] (as $[*].user.id would be).',
+    ),
+  startIndex: jsonArgs.startIndex,
+};
+
+const pluck: ToolMethodDescriptor<SpooledJsonArtifact, typeof pluckArgs> = {
+  name: 'artifact_json_pluck',
+  description:
+    'One field from every top-level entry (element, member or JSONL record), one `$[i] = value` line per entry that has it.',
+  args: pluckArgs,
+  run: async (artifact, args, context) => {
+    const document = await artifact.document({ signal: context.signal });
+    const relative = args.path
+      .trim()
+      .replace(/^[$@]/, '')
+      .replace(/^\.(?!\.)/, '');
+    const path = `$.*${relative.startsWith('[') || relative.startsWith('..') ? '' : '.'}${relative}`;
+    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
+    return showMatches('artifact_json_pluck', document, path, args, context, options);
+  },
+};
+
+/**
+ * The JSON query tools: `artifact_json_get`, `artifact_json_filter`, `artifact_json_pluck`.
+ *
+ * @example
+ * ```ts
+ * jsonQueryToolMethods.map((method) => method.name);
+ * ```
+ */
+export const jsonQueryToolMethods = [get, filter, pluck] as const;

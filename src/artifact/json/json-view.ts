@@ -1,0 +1,64 @@
+import { continueWith } from '../forge/model-lines.js';
+import { jsonType } from './json-document.js';
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * A short description of a JSON value: `array (52 elements)`, `object (12 keys)`,
+ * `string (1,204 chars)`, or the type.
+ *
+ * @example
+ * ```ts
+ * describeJson([1, 2, 3]); // 'array (3 elements)'
+ * ```
+ */
+export function describeJson(value: unknown): string {
+  const type = jsonType(value);
+  if (type === 'array') return `array (${number((value as unknown[]).length)} elements)`;
+  if (type === 'object') return `object (${number(Object.keys(value as object).length)} keys)`;
+  if (type === 'string') return `string (${number((value as string).length)} chars)`;
+  return type;
+}
+
+/**
+ * One value as a model sees it: `path = compact JSON`, at most `maxChars` of JSON. A longer
+ * array or object shows the children that fit and names the slice that continues it; a longer
+ * string is cut with its length.
+ *
+ * @example
+ * ```ts
+ * renderJsonValue("$[3]['tags']", tags, { callId: 'call_1', maxChars: 2_000 });
+ * // "$[3]['tags'] = [\"a\",\"b\",…] [cut: array (900 elements), showing 0–120; continue with artifact_json_slice {…}]"
+ * ```
+ */
+export function renderJsonValue(
+  path: string,
+  value: unknown,
+  options: { callId: string; maxChars: number },
+): string {
+  const json = JSON.stringify(value) ?? 'null';
+  if (json.length <= options.maxChars) return `${path} = ${json}`;
+  const type = jsonType(value);
+  if (type !== 'array' && type !== 'object') {
+    return `${path} = ${json.slice(0, options.maxChars)}… [cut: ${describeJson(value)}]`;
+  }
+  const isArray = type === 'array';
+  const children = isArray
+    ? (value as unknown[]).map((child) => JSON.stringify(child) ?? 'null')
+    : Object.entries(value as object).map(
+        ([key, child]) => `${JSON.stringify(key)}:${JSON.stringify(child) ?? 'null'}`,
+      );
+  let shown = 0;
+  let length = 1;
+  while (
+    shown < children.length &&
+    length + (children[shown] as string).length + 1 <= options.maxChars
+  ) {
+    length += (children[shown] as string).length + 1;
+    shown++;
+  }
+  const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+  const prefix = `${open}${children.slice(0, shown).join(',')}${shown ? ',' : ''}…${close}`;
+  const next = continueWith('artifact_json_slice', { callId: options.callId, path, start: shown });
+  return `${path} = ${prefix} [cut: ${describeJson(value)}, showing the first ${shown}; continue with ${next}]`;
+}

@@ -1,0 +1,195 @@
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { kindOfMediaType } from '../detect-kind.js';
+import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import {
+  type QueryOptions,
+  SpooledArtifact,
+  type SpooledArtifactOptions,
+} from '../spooled-artifact.js';
+import { detectJsonFormat } from './detect-json-format.js';
+import { IndexedJsonDocument } from './indexed-json-document.js';
+import { describeInvalidJson } from './invalid-json.js';
+import type { JsonDocument } from './json-document.js';
+import { JsonLinesDocument } from './json-lines-document.js';
+import { type JsonMatch, queryJson } from './json-path-query.js';
+import { JsonShape } from './json-shape.js';
+import { jsonToolMethods } from './json-tool-methods.js';
+import { ParsedJsonDocument } from './parsed-json-document.js';
+
+/**
+ * Options for a {@link SpooledJsonArtifact}.
+ *
+ * @example
+ * ```ts
+ * const options: SpooledJsonArtifactOptions = { format: 'jsonl', maxParseBytes: 64 << 20 };
+ * ```
+ */
+export interface SpooledJsonArtifactOptions extends SpooledArtifactOptions {
+  /** `json` (one document) or `jsonl` (one value per line). Default: the media type, else sniffed. */
+  format?: 'json' | 'jsonl';
+  /**
+   * A JSON document up to this size is parsed whole; a larger one is indexed by byte offset and
+   * its entries are parsed one at a time (this is also the largest entry parsed). Default 16 MiB.
+   */
+  maxParseBytes?: number;
+}
+
+/**
+ * Options for JSON queries that scan: a deadline stops them between entries.
+ *
+ * @example
+ * ```ts
+ * await artifact.query('$[?(@.status >= 500)]', { limit: 100, timeout: 10_000 });
+ * ```
+ */
+export interface JsonScanOptions extends QueryOptions {
+  /** The first entry to look at. */
+  startIndex?: number;
+  /** Milliseconds before a scan stops with what it has. Default: no limit. */
+  timeout?: number;
+}
+
+/**
+ * A spooled JSON document or JSONL / NDJSON file, queried by JSONPath (jsonpath-plus, safe
+ * evaluation only) and summarised by {@link SpooledJsonArtifact.shape}. A document up to
+ * `maxParseBytes` is parsed whole; a larger one is scanned once to index its top-level entries
+ * by byte offset, and JSONL is read record by record, so a multi-GB file is queried in flat
+ * memory. Invalid JSON is an `E_INVALID_JSON` error with its line and column, while the text
+ * queries (`head`, `grep`, `cat`) keep working.
+ *
+ * @example
+ * ```ts
+ * await using rows = await spool(response.body, { artifactClass: SpooledJsonArtifact });
+ * console.log(await rows.length());
+ * console.log(await rows.query('$[?(@.status >= 500)].path', { limit: 20 }));
+ * ```
+ */
+export class SpooledJsonArtifact extends SpooledArtifact {
+  static readonly defaultMaxParseBytes = 16 * 1024 * 1024;
+  static override readonly toolMethods =
+    jsonToolMethods as unknown as readonly ToolMethodDescriptor<SpooledArtifact>[];
+  readonly maxParseBytes: number;
+  #format: 'json' | 'jsonl' | undefined;
+  #document: { byteLength: number; promise: Promise<JsonDocument> } | undefined;
+
+  constructor(reader: SpooledArtifact['reader'], options: SpooledJsonArtifactOptions = {}) {
+    super(reader, options);
+    this.maxParseBytes = options.maxParseBytes ?? SpooledJsonArtifact.defaultMaxParseBytes;
+    const declared = options.mediaType ? kindOfMediaType(options.mediaType) : undefined;
+    this.#format =
+      options.format ?? (declared === 'json' || declared === 'jsonl' ? declared : undefined);
+  }
+
+  /** `json` or `jsonl`: set, declared by media type, or (once a query has run) sniffed. */
+  override get kind(): string {
+    return this.#format ?? 'json';
+  }
+
+  /** The content as top-level entries, opened once (and again if the artifact grew). */
+  document(options: QueryOptions = {}): Promise<JsonDocument> {
+    const run = async () => {
+      const byteLength = await this.byteLength();
+      if (this.#document?.byteLength === byteLength) return this.#document.promise;
+      const promise = this.#open(byteLength, options.signal);
+      this.#document = { byteLength, promise };
+      // A failure is remembered like a success (the bytes will not change), except an abort.
+      promise.catch((error) => {
+        if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED')
+          this.#document = undefined;
+      });
+      return promise;
+    };
+    return run();
+  }
+
+  /** Elements of the root array, members of the root object, or records of JSONL. */
+  async length(options: QueryOptions = {}): Promise<number> {
+    return (await this.document(options)).entryCount;
+  }
+
+  /** Up to `limit` (default 1,000) values a JSONPath matches, with their paths. */
+  async query(
+    path: string,
+    options: JsonScanOptions & { limit?: number } = {},
+  ): Promise<JsonMatch[]> {
+    const document = await this.document(options);
+    const limit = options.limit ?? 1_000;
+    const matches: JsonMatch[] = [];
+    await queryJson(document, path, {
+      ...scanOptions(options),
+      onEntry: (found) => {
+        matches.push(...found.slice(0, limit - matches.length));
+        return matches.length < limit;
+      },
+    });
+    return matches;
+  }
+
+  /**
+   * An inferred schema of the entries (or of the values `path` matches): field paths, types
+   * with counts, examples. `scanned` says how many values it saw before any timeout.
+   */
+  async shape(options: JsonScanOptions & { path?: string } = {}) {
+    const document = await this.document(options);
+    const shape = new JsonShape();
+    let scanned = 0;
+    const path = options.path ?? '$';
+    const whole = path.trim() === '$';
+    const base = document.rootType === 'array' ? '$[*]' : '$';
+    const result = await queryJson(document, whole ? '$.*' : path, {
+      ...scanOptions(options),
+      onEntry: (matches) => {
+        for (const match of matches) {
+          scanned++;
+          if (!whole) shape.add(path, match.value);
+          else if (base === '$[*]') shape.add(base, match.value);
+          else shape.add(match.path, match.value, 1);
+        }
+        return true;
+      },
+    });
+    return { shape, scanned, document, ...result };
+  }
+
+  /** The whole value; `E_ARTIFACT_TOO_LARGE` past `maxParseBytes` (JSONL: an array of records). */
+  async value(options: QueryOptions = {}): Promise<unknown> {
+    const document = await this.document(options);
+    if (document.mode === 'parsed') return document.value;
+    if ((await this.byteLength()) > this.maxParseBytes) {
+      throw new SpoolforgeError(
+        'E_ARTIFACT_TOO_LARGE',
+        `value() would parse more than maxParseBytes (${this.maxParseBytes} bytes); use query(), length() or shape()`,
+      );
+    }
+    const records: unknown[] = [];
+    for await (const entry of document.entries(options)) records.push(entry.value);
+    return records;
+  }
+
+  async #open(byteLength: number, signal: AbortSignal | undefined): Promise<JsonDocument> {
+    const query = signal ? { signal } : {};
+    this.#format ??= await detectJsonFormat(this.reader, byteLength, query);
+    if (this.#format === 'jsonl') return JsonLinesDocument.open(this, { byteLength, ...query });
+    if (byteLength > this.maxParseBytes) {
+      return IndexedJsonDocument.open(this.reader, {
+        byteLength,
+        maxEntryBytes: this.maxParseBytes,
+        ...query,
+      });
+    }
+    const text = await this.asString(query);
+    try {
+      return new ParsedJsonDocument(JSON.parse(text));
+    } catch {
+      throw describeInvalidJson(text);
+    }
+  }
+}
+
+function scanOptions(options: JsonScanOptions) {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.startIndex !== undefined ? { startIndex: options.startIndex } : {}),
+    ...(options.timeout !== undefined ? { deadline: performance.now() + options.timeout } : {}),
+  };
+}
