@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { defineTool, SpooledArtifact, ToolSession } from 'spoolforge';
+import { defineTool, SpooledArtifact, SpooledJsonArtifact, ToolSession } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -213,5 +213,56 @@ describe('ToolSession', () => {
     const [outcome] = await running;
     expect(seen?.aborted).toBe(true);
     expect(outcome?.isError).toBe(true);
+  });
+});
+
+describe('ToolSession and kinds', () => {
+  const rows = Array.from({ length: 5_000 }, (_, id) => ({ id, status: id % 100 ? 200 : 500 }));
+  const listRows = defineTool({
+    name: 'list_rows',
+    description: 'Lists rows.',
+    inputSchema: z.object({}),
+    handler: () => rows,
+  });
+  const streamRecords = defineTool({
+    name: 'stream_records',
+    description: 'Streams records.',
+    inputSchema: z.object({}),
+    mediaType: 'application/x-ndjson',
+    handler: async function* () {
+      for (const row of rows) yield `${JSON.stringify(row)}\n`;
+    },
+  });
+
+  it('sniffs JSON, honours a declared media type, and forges the JSON tools for them', async () => {
+    await using session = new ToolSession({ tools: [listRows, streamRecords] });
+    const [json, jsonl] = await session.run(
+      [
+        { id: 'call_j', name: 'list_rows', arguments: {} },
+        { id: 'call_l', name: 'stream_records', arguments: {} },
+      ],
+      session.dispatch(),
+    );
+    expect(json?.call.results).toBeInstanceOf(SpooledJsonArtifact);
+    expect(text(json ?? { content: [] })).toMatch(/spooled, not inlined: json,/);
+    expect(text(jsonl ?? { content: [] })).toMatch(/spooled, not inlined: jsonl,/);
+    expect(text(json ?? { content: [] })).toContain('artifact_json_shape');
+    const dispatch = session.dispatch();
+    const [filtered] = await session.run(
+      [
+        {
+          id: 'call_f',
+          name: 'artifact_json_filter',
+          arguments: { callId: 'call_l', path: '@.status == 500' },
+        },
+      ],
+      dispatch,
+    );
+    expect(text(filtered ?? { content: [] })).toContain('50 matches in all');
+    const [bad] = await session.run(
+      [{ id: 'call_g', name: 'artifact_json_get', arguments: { callId: 'call_l', path: '$[' } }],
+      dispatch,
+    );
+    expect(bad?.isError).toBe(true);
   });
 });
