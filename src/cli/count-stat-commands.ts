@@ -39,7 +39,9 @@ export const statCommand: Command = async (argv, context) => {
   const { operands } = parseArguments(argv, []);
   return withSource(operands, ['SOURCE'], context, async (source) => {
     const { bytes, lines, head } = await measure(source, context);
-    context.output.writeText(`${JSON.stringify({ bytes, lines, kind: detectKind(head) })}\n`);
+    context.output.writeText(
+      `${JSON.stringify({ bytes, lines, kind: detectKind(head, { complete: bytes <= head.length }) })}\n`,
+    );
     return 0;
   });
 };

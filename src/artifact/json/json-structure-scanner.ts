@@ -1,14 +1,19 @@
+import { ByteCapture } from './byte-capture.js';
+import {
+  backslash,
+  closeBrace,
+  closeBracket,
+  colon,
+  comma,
+  isScalarByte,
+  isWhitespace,
+  openBrace,
+  openBracket,
+  quote,
+  scalarType,
+} from './json-bytes.js';
 import type { JsonEntrySpan, JsonStructureScannerOptions, JsonType } from './json-scan-types.js';
 import { JsonScanError } from './json-scan-types.js';
-
-const quote = 0x22;
-const backslash = 0x5c;
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const openBracket = 0x5b;
-const closeBracket = 0x5d;
-const comma = 0x2c;
-const colon = 0x3a;
 
 enum State {
   Before,
@@ -24,16 +29,6 @@ enum State {
   AfterRoot,
   ScalarRoot,
 }
-
-const isWhitespace = (byte: number) =>
-  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-const isScalarByte = (byte: number) =>
-  (byte >= 0x30 && byte <= 0x39) ||
-  (byte >= 0x61 && byte <= 0x7a) ||
-  (byte >= 0x41 && byte <= 0x5a) ||
-  byte === 0x2d ||
-  byte === 0x2b ||
-  byte === 0x2e;
 
 /**
  * A byte-level scan of a JSON document that finds the entries of its root array or object
@@ -60,17 +55,13 @@ export class JsonStructureScanner {
   #entryStart = 0;
   #valueStart = 0;
   #key: string | undefined;
-  #keyPieces: Uint8Array[] = [];
-  #keyChunkStart = -1;
-  #capturing = false;
-  #valuePieces: Uint8Array[] = [];
-  #valueChunkStart = -1;
-  #capturedBytes = 0;
-  #tooLarge = false;
+  readonly #keyCapture = new ByteCapture();
+  readonly #capture: ByteCapture;
   #stopped = false;
 
   constructor(options: JsonStructureScannerOptions) {
     this.#options = options;
+    this.#capture = new ByteCapture(options.maxCaptureBytes);
     this.#root = options.resume?.root;
     this.#index = options.resume?.index ?? 0;
     this.#state = options.resume
@@ -94,8 +85,8 @@ export class JsonStructureScanner {
   push(chunk: Uint8Array, offset: number): boolean {
     if (this.#stopped || this.#state === State.ScalarRoot) return false;
     const length = chunk.length;
-    if (this.#keyChunkStart !== -1) this.#keyChunkStart = 0;
-    if (this.#valueChunkStart !== -1) this.#valueChunkStart = 0;
+    this.#keyCapture.chunkStarted();
+    this.#capture.chunkStarted();
     let index = 0;
     if (this.#inString) index = this.#afterString(chunk, this.#skipString(chunk, 0), offset);
     while (index < length && !this.#stopped) {
@@ -136,9 +127,8 @@ export class JsonStructureScanner {
       }
       index = this.#token(chunk, offset, index, byte);
     }
-    if (this.#keyChunkStart !== -1) this.#keyPieces.push(chunk.slice(this.#keyChunkStart));
-    if (this.#capturing && this.#valueChunkStart !== -1)
-      this.#gather(chunk.subarray(this.#valueChunkStart));
+    this.#keyCapture.chunkEnded(chunk);
+    this.#capture.chunkEnded(chunk);
     return !this.#stopped;
   }
 
@@ -177,7 +167,7 @@ export class JsonStructureScanner {
         this.#entryStart = offset + index;
         this.#state = State.KeyString;
         this.#inString = true;
-        this.#keyChunkStart = index + 1;
+        this.#keyCapture.start(index + 1);
         return this.#afterString(chunk, this.#skipString(chunk, index + 1), offset);
       case State.Colon:
         if (byte !== colon) fail("Expected ':' after a property name");
@@ -210,10 +200,7 @@ export class JsonStructureScanner {
 
   #beginValue(chunk: Uint8Array, offset: number, index: number, byte: number): number {
     this.#valueStart = offset + index;
-    this.#capturing = this.#options.capture?.(this.#index) ?? false;
-    this.#valueChunkStart = this.#capturing ? index : -1;
-    this.#capturedBytes = 0;
-    this.#tooLarge = false;
+    if (this.#options.capture?.(this.#index)) this.#capture.start(index);
     if (byte === openBrace || byte === openBracket) {
       this.#depth = 2;
       this.#state = State.Nested;
@@ -239,10 +226,7 @@ export class JsonStructureScanner {
     if (this.#inString) return index;
     if (this.#state === State.StringValue) this.#endValue(chunk, offset, index);
     else if (this.#state === State.KeyString) {
-      const last = chunk.subarray(this.#keyChunkStart, index - 1);
-      const raw = Buffer.concat([...this.#keyPieces, last]).toString('utf8');
-      this.#keyPieces = [];
-      this.#keyChunkStart = -1;
+      const raw = Buffer.from(this.#keyCapture.finish(chunk, index - 1) ?? []).toString('utf8');
       try {
         this.#key = JSON.parse(`"${raw}"`) as string;
       } catch {
@@ -286,43 +270,14 @@ export class JsonStructureScanner {
       end: offset + end,
     };
     if (this.#root === 'object' && this.#key !== undefined) entry.key = this.#key;
-    if (this.#capturing) {
-      // The last piece is used in place: the callback runs before the chunk is reused.
-      const last = chunk.subarray(this.#valueChunkStart, end);
-      this.#count(last.length);
-      if (this.#tooLarge) entry.tooLarge = true;
-      else
-        entry.bytes = this.#valuePieces.length ? Buffer.concat([...this.#valuePieces, last]) : last;
+    if (this.#capture.active) {
+      const bytes = this.#capture.finish(chunk, end);
+      if (bytes) entry.bytes = bytes;
+      else entry.tooLarge = true;
     }
-    this.#valuePieces = [];
-    this.#valueChunkStart = -1;
-    this.#capturing = false;
     this.#index++;
     this.#state = State.AfterEntry;
     this.#afterComma = false;
     if (this.#options.onEntry(entry) === false) this.#stopped = true;
   }
-
-  /** Keeps a copy of a captured piece that a chunk boundary cut. */
-  #gather(piece: Uint8Array): void {
-    this.#count(piece.length);
-    if (!this.#tooLarge) this.#valuePieces.push(piece.slice());
-  }
-
-  /** Past `maxCaptureBytes` the pieces are dropped and the entry is reported too large. */
-  #count(bytes: number): void {
-    this.#capturedBytes += bytes;
-    if (this.#capturedBytes > (this.#options.maxCaptureBytes ?? Number.POSITIVE_INFINITY)) {
-      this.#tooLarge = true;
-      this.#valuePieces = [];
-    }
-  }
-}
-
-function scalarType(byte: number): JsonType | undefined {
-  if (byte === quote) return 'string';
-  if (byte === 0x74 || byte === 0x66) return 'boolean';
-  if (byte === 0x6e) return 'null';
-  if (byte === 0x2d || (byte >= 0x30 && byte <= 0x39)) return 'number';
-  return undefined;
 }

@@ -43,22 +43,21 @@ export function renderJsonValue(
     return `${path} = ${json.slice(0, options.maxChars)}… [cut: ${describeJson(value)}]`;
   }
   const isArray = type === 'array';
-  const children = isArray
-    ? (value as unknown[]).map((child) => JSON.stringify(child) ?? 'null')
-    : Object.entries(value as object).map(
-        ([key, child]) => `${JSON.stringify(key)}:${JSON.stringify(child) ?? 'null'}`,
-      );
-  let shown = 0;
+  // Children are rendered one at a time, only as many as fit: the value may have millions.
+  const entries = isArray
+    ? (value as unknown[]).entries()
+    : Object.entries(value as object).values();
+  const shownChildren: string[] = [];
   let length = 1;
-  while (
-    shown < children.length &&
-    length + (children[shown] as string).length + 1 <= options.maxChars
-  ) {
-    length += (children[shown] as string).length + 1;
-    shown++;
+  for (const [key, child] of entries) {
+    const rendered = `${isArray ? '' : `${JSON.stringify(key)}:`}${JSON.stringify(child) ?? 'null'}`;
+    if (length + rendered.length + 1 > options.maxChars) break;
+    length += rendered.length + 1;
+    shownChildren.push(rendered);
   }
+  const shown = shownChildren.length;
   const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
-  const prefix = `${open}${children.slice(0, shown).join(',')}${shown ? ',' : ''}…${close}`;
+  const prefix = `${open}${shownChildren.join(',')}${shown ? ',' : ''}…${close}`;
   const next = continueWith('artifact_json_slice', { callId: options.callId, path, start: shown });
   return `${path} = ${prefix} [cut: ${describeJson(value)}, showing the first ${shown}; continue with ${next}]`;
 }
