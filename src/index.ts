@@ -45,6 +45,26 @@ export {
 } from './artifact/grep/regex-line-matcher.js';
 export { streamGrep } from './artifact/grep-artifact.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
+export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
+export type {
+  DefinitionSeeds,
+  MarkdownCodeBlock,
+  MarkdownDefinition,
+  MarkdownFrontmatter,
+  MarkdownHeading,
+  MarkdownLink,
+  MarkdownOutline,
+  MarkdownSection,
+  MarkdownSectionText,
+  MarkdownTable,
+  MarkdownWindowSpan,
+} from './artifact/markdown/markdown-types.js';
+export {
+  type CodeBlockQueryOptions,
+  type DepthQueryOptions,
+  SpooledMarkdownArtifact,
+  type SpooledMarkdownArtifactOptions,
+} from './artifact/markdown/spooled-markdown-artifact.js';
 export {
   findJsonSyntaxError,
   type JsonSyntaxProblem,

@@ -1,0 +1,75 @@
+import { type MarkdownOutline, SpooledMarkdownArtifact } from 'spoolforge';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempFile } from '../helpers/temp-files.js';
+import { generateMarkdown } from './markdown-fixtures.js';
+
+const opened: SpooledMarkdownArtifact[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
+});
+
+async function markdownFile(text: string, windowBytes: number) {
+  const artifact = SpooledMarkdownArtifact.fromFile(await tempFile(text, 'document.md'), {
+    windowBytes,
+  });
+  opened.push(artifact);
+  return artifact;
+}
+
+/** The outline without how it was cut into windows, which is what differs between runs. */
+function structure({ windows: _windows, ...rest }: MarkdownOutline) {
+  return rest;
+}
+
+describe('SpooledMarkdownArtifact windows', () => {
+  it('gives the same outline and text in 2 KiB windows as in one window', async () => {
+    const { text, expected } = generateMarkdown(60, { longEvery: 30, longLines: 1_200 });
+    const whole = await markdownFile(text, Number.POSITIVE_INFINITY);
+    const windowed = await markdownFile(text, 2 * 1024);
+    const [wholeOutline, windowedOutline] = [await whole.outline(), await windowed.outline()];
+    expect(wholeOutline.windows).toHaveLength(1);
+    expect(windowedOutline.windows.length).toBeGreaterThan(10);
+    // A long fence and a long table are cut inside and resumed under their opening lines.
+    expect(windowedOutline.windows.some((window) => window.prefix.length > 0)).toBe(true);
+    expect(structure(windowedOutline)).toEqual(structure(wholeOutline));
+    expect(wholeOutline).toMatchObject(expected);
+    expect(await windowed.text()).toEqual(await whole.text());
+    expect(await windowed.text(2_000, 2_100)).toEqual(await whole.text(2_000, 2_100));
+  }, 60_000);
+
+  it('outlines a multi-MB document in small windows exactly as it was built', async () => {
+    const { text, expected } = generateMarkdown(3_400, { longEvery: 400, longLines: 1_500 });
+    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    const small = await markdownFile(text, 4 * 1024);
+    const outline = await small.outline();
+    expect(outline.windows.length).toBeGreaterThan(400);
+    expect(outline).toMatchObject(expected);
+    expect(outline.headings.filter((heading) => heading.text.includes('log'))).toEqual([]);
+    // Windows cover every line once, in order.
+    let next = 0;
+    for (const window of outline.windows) {
+      expect(window.startLine).toBe(next);
+      next += window.lineCount;
+    }
+    expect(next).toBe(expected.lineCount);
+  }, 120_000);
+
+  it('answers for the bytes that have arrived, and again once the artifact grows', async () => {
+    const { text } = generateMarkdown(3);
+    const artifact = await markdownFile(`${text}\n# Appended\n`, 1024);
+    const headings = await artifact.headings();
+    expect(headings.at(-1)?.text).toBe('Appended');
+    expect(await artifact.headings()).toEqual(headings);
+  });
+
+  it('stops between windows when the signal fires', async () => {
+    const { text } = generateMarkdown(200);
+    const artifact = await markdownFile(text, 1024);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(artifact.outline({ signal: controller.signal })).rejects.toMatchObject({
+      code: 'E_ABORTED',
+    });
+    expect((await artifact.headings()).length).toBe(800);
+  });
+});

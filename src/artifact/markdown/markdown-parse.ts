@@ -1,0 +1,148 @@
+import { parse, postprocess, preprocess } from 'micromark';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfm } from 'micromark-extension-gfm';
+import type { DefinitionSeeds } from './markdown-types.js';
+
+/**
+ * One micromark event: entering or exiting a token, with the tokenizer that made it.
+ *
+ * @example
+ * ```ts
+ * for (const [kind, token] of parsed.events) if (kind === 'enter') console.log(token.type);
+ * ```
+ */
+export type MarkdownEvent = ReturnType<typeof postprocess>[number];
+
+/**
+ * A micromark token: its type and its start and end points (`offset` indexes the parsed text).
+ *
+ * @example
+ * ```ts
+ * const raw = parsed.text.slice(token.start.offset, token.end.offset);
+ * ```
+ */
+export type MarkdownToken = MarkdownEvent[1];
+
+/**
+ * Lines parsed by micromark: the text they were joined into, where each line starts in it, and
+ * the events.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseMarkdownLines(['# Title', '', 'text'], { seeds, frontmatter: true });
+ * ```
+ */
+export interface ParsedMarkdown {
+  readonly text: string;
+  /** The offset in `text` where each line starts. */
+  readonly lineStarts: readonly number[];
+  readonly events: readonly MarkdownEvent[];
+}
+
+/**
+ * Options for {@link parseMarkdownLines}.
+ *
+ * @example
+ * ```ts
+ * const options: ParseMarkdownOptions = { seeds: { definitions: [], footnotes: [] }, frontmatter: false };
+ * ```
+ */
+export interface ParseMarkdownOptions {
+  /** Labels to treat as defined before parsing (definitions may follow their use). */
+  seeds: DefinitionSeeds;
+  /** Recognise front matter: only at the start of the document, never of a later window. */
+  frontmatter: boolean;
+}
+
+const withFrontmatter = [gfm(), frontmatter(['yaml', 'toml'])];
+const withoutFrontmatter = [gfm()];
+
+/**
+ * micromark only calls `push` and `includes` on its list of defined labels; a Set behind them
+ * keeps a document with many thousands of definitions linear instead of quadratic.
+ */
+class IdentifierList extends Array<string> {
+  static override get [Symbol.species]() {
+    return Array;
+  }
+  readonly #identifiers = new Set<string>();
+
+  override push(...identifiers: string[]): number {
+    for (const identifier of identifiers) this.#identifiers.add(identifier);
+    return super.push(...identifiers);
+  }
+
+  override includes(identifier: string): boolean {
+    return this.#identifiers.has(identifier);
+  }
+}
+
+/**
+ * Parses lines (each given without its `\n`) with CommonMark, GFM and, optionally, YAML/TOML
+ * front matter. Positions are derived from token offsets: micromark also ends a line at a lone
+ * `\r`, so its own line numbers can disagree with DESIGN §2's.
+ *
+ * @example
+ * ```ts
+ * const { events, lineStarts } = parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 });
+ * ```
+ */
+export function parseMarkdownLines(
+  lines: readonly string[],
+  options: ParseMarkdownOptions,
+): ParsedMarkdown {
+  // micromark skips a leading byte order mark without counting it in offsets: drop it first.
+  const first = lines[0];
+  const parsedLines = first?.startsWith('\uFEFF') ? [first.slice(1), ...lines.slice(1)] : lines;
+  const lineStarts: number[] = [];
+  let offset = 0;
+  for (const line of parsedLines) {
+    lineStarts.push(offset);
+    offset += line.length + 1;
+  }
+  const text = `${parsedLines.join('\n')}\n`;
+  const parser = parse({ extensions: options.frontmatter ? withFrontmatter : withoutFrontmatter });
+  parser.defined = new IdentifierList();
+  parser.defined.push(...options.seeds.definitions);
+  const footnotes = new IdentifierList();
+  footnotes.push(...options.seeds.footnotes);
+  (parser as { gfmFootnotes?: string[] }).gfmFootnotes = footnotes;
+  const events = postprocess(parser.document().write(preprocess()(text, undefined, true)));
+  return { text, lineStarts, events };
+}
+
+/**
+ * The index of the line holding `offset`.
+ *
+ * @example
+ * ```ts
+ * lineIndexAt([0, 8, 9], 8); // 1
+ * ```
+ */
+export function lineIndexAt(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((lineStarts[middle] ?? 0) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * A label normalized as CommonMark matches references: whitespace runs collapsed to one space,
+ * trimmed, case folded.
+ *
+ * @example
+ * ```ts
+ * normalizeIdentifier(' Foo\n  Bar '); // 'FOO BAR'
+ * ```
+ */
+export function normalizeIdentifier(label: string): string {
+  return label
+    .replace(/[\t\n\r ]+/g, ' ')
+    .replace(/^ | $/g, '')
+    .toLowerCase()
+    .toUpperCase();
+}

@@ -1,0 +1,130 @@
+import { throwIfAborted } from '../../shared/spoolforge-error.js';
+import type { LineSource } from './markdown-definition-scan.js';
+import { lineIndexAt, type ParsedMarkdown, parseMarkdownLines } from './markdown-parse.js';
+import type { DefinitionSeeds, MarkdownWindowSpan } from './markdown-types.js';
+import { findWindowCut } from './markdown-window-cut.js';
+
+/**
+ * A window and its parse. The parse may have run past the window (the lines after its cut
+ * are parsed again with the next window): tokens starting at or after `endOffset` are not its.
+ *
+ * @example
+ * ```ts
+ * for await (const window of markdownWindows(artifact, options)) outlineWindow(window);
+ * ```
+ */
+export interface MarkdownWindow extends MarkdownWindowSpan {
+  readonly parsed: ParsedMarkdown;
+  readonly endOffset: number;
+}
+
+/**
+ * Options for {@link markdownWindows}.
+ *
+ * @example
+ * ```ts
+ * const options: MarkdownWindowOptions = { windowBytes: 64 * 1024, seeds, signal };
+ * ```
+ */
+export interface MarkdownWindowOptions {
+  /** Lines are parsed once this much text (UTF-16 code units, ≈ bytes) is buffered. */
+  windowBytes: number;
+  seeds: DefinitionSeeds;
+  signal?: AbortSignal | undefined;
+}
+
+/** A buffer this many windows long is cut even without a safe point (see findWindowCut). */
+export const hardLimitWindows = 4;
+
+/**
+ * Streams a Markdown document as parsed windows of whole lines, holding at most
+ * `hardLimitWindows × windowBytes` of text (and its micromark events) at a time. Each window
+ * ends at a point where parsing apart gives the tokens parsing together would (see
+ * {@link findWindowCut}); front matter is recognised in the first window only.
+ *
+ * @example
+ * ```ts
+ * for await (const window of markdownWindows(artifact, { windowBytes: 65_536, seeds })) {
+ *   console.log(window.startLine, window.lineCount);
+ * }
+ * ```
+ */
+export async function* markdownWindows(
+  source: LineSource,
+  options: MarkdownWindowOptions,
+): AsyncGenerator<MarkdownWindow> {
+  const { windowBytes, seeds, signal } = options;
+  const hardLimit = windowBytes * hardLimitWindows;
+  let startLine = 0;
+  let prefix: readonly string[] = [];
+  let buffer: string[] = [];
+  let size = 0;
+  let threshold = windowBytes;
+  for await (const { text } of source.lines(0, Number.POSITIVE_INFINITY, { signal })) {
+    buffer.push(text);
+    size += text.length + 1;
+    if (size < threshold) continue;
+    throwIfAborted(signal);
+    const lines = [...prefix, ...buffer];
+    const parsed = parse(lines, startLine, prefix, seeds);
+    const cut = findWindowCut(parsed, lines, prefix.length, size >= hardLimit);
+    if (cut === undefined) {
+      threshold = hardLimit;
+      continue;
+    }
+    const endOffset = parsed.lineStarts[prefix.length + cut.lineCount] ?? parsed.text.length;
+    yield { startLine, lineCount: cut.lineCount, prefix, parsed, endOffset };
+    startLine += cut.lineCount;
+    buffer = buffer.slice(cut.lineCount);
+    size = buffer.reduce((total, line) => total + line.length + 1, 0);
+    prefix = cut.nextPrefix;
+    threshold = windowBytes;
+  }
+  if (buffer.length === 0) return;
+  throwIfAborted(signal);
+  const parsed = parse([...prefix, ...buffer], startLine, prefix, seeds);
+  yield { startLine, lineCount: buffer.length, prefix, parsed, endOffset: parsed.text.length };
+}
+
+/**
+ * Parses a window of an earlier pass again, exactly as that pass did (to read its text).
+ *
+ * @example
+ * ```ts
+ * const window = await parseWindowSpan(artifact, outline.windows[3], outline.seeds);
+ * ```
+ */
+export async function parseWindowSpan(
+  source: LineSource,
+  span: MarkdownWindowSpan,
+  seeds: DefinitionSeeds,
+  signal?: AbortSignal,
+): Promise<MarkdownWindow> {
+  const lines = [...span.prefix];
+  const end = span.startLine + span.lineCount;
+  for await (const { text } of source.lines(span.startLine, end, { signal })) lines.push(text);
+  const parsed = parse(lines, span.startLine, span.prefix, seeds);
+  return { ...span, parsed, endOffset: parsed.text.length };
+}
+
+/**
+ * The 0-based document line holding `offset` of a window's parse; lines of its prefix come out
+ * before `window.startLine`.
+ *
+ * @example
+ * ```ts
+ * const lineNumber = windowLineNumber(window, token.start.offset);
+ * ```
+ */
+export function windowLineNumber(window: MarkdownWindow, offset: number): number {
+  return window.startLine + lineIndexAt(window.parsed.lineStarts, offset) - window.prefix.length;
+}
+
+function parse(
+  lines: readonly string[],
+  startLine: number,
+  prefix: readonly string[],
+  seeds: DefinitionSeeds,
+): ParsedMarkdown {
+  return parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 && prefix.length === 0 });
+}
