@@ -1,5 +1,6 @@
 import type { ArtifactKind } from './detect-kind.js';
 import { SpooledJsonArtifact } from './json/spooled-json-artifact.js';
+import { SpooledMarkdownArtifact } from './markdown/spooled-markdown-artifact.js';
 import { SpooledArtifact } from './spooled-artifact.js';
 
 /**
@@ -15,7 +16,8 @@ import { SpooledArtifact } from './spooled-artifact.js';
 export type ArtifactClassChooser = (kind: ArtifactKind) => typeof SpooledArtifact;
 
 /**
- * JSON and JSONL → {@link SpooledJsonArtifact}; anything else → {@link SpooledArtifact}.
+ * JSON and JSONL → {@link SpooledJsonArtifact}, Markdown → {@link SpooledMarkdownArtifact},
+ * anything else → {@link SpooledArtifact}.
  *
  * @example
  * ```ts
@@ -24,5 +26,6 @@ export type ArtifactClassChooser = (kind: ArtifactKind) => typeof SpooledArtifac
  */
 export const defaultArtifactClassFor: ArtifactClassChooser = (kind) => {
   if (kind === 'json' || kind === 'jsonl') return SpooledJsonArtifact;
+  if (kind === 'markdown') return SpooledMarkdownArtifact;
   return SpooledArtifact;
 };

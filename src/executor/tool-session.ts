@@ -1,5 +1,6 @@
 import type { ForgeOptions } from '../artifact/forge/forge-tools.js';
 import { SpooledJsonArtifact } from '../artifact/json/spooled-json-artifact.js';
+import { SpooledMarkdownArtifact } from '../artifact/markdown/spooled-markdown-artifact.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { DispatchContext } from '../tools/dispatch-context.js';
 import type { Tool } from '../tools/tool.js';
@@ -29,6 +30,7 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
 
 const defaultArtifactClasses: readonly (typeof SpooledArtifact)[] = [
   SpooledJsonArtifact,
+  SpooledMarkdownArtifact,
   SpooledArtifact,
 ];
 
