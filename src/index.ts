@@ -45,6 +45,20 @@ export {
 } from './artifact/grep/regex-line-matcher.js';
 export { streamGrep } from './artifact/grep-artifact.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
+export {
+  findJsonSyntaxError,
+  type JsonSyntaxProblem,
+} from './artifact/json/find-json-syntax-error.js';
+export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
+export type { JsonMatch } from './artifact/json/json-path-query.js';
+export type { JsonType } from './artifact/json/json-scan-types.js';
+export { formatShapeField, JsonShape, type ShapeField } from './artifact/json/json-shape.js';
+export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
+export {
+  type JsonScanOptions,
+  SpooledJsonArtifact,
+  type SpooledJsonArtifactOptions,
+} from './artifact/json/spooled-json-artifact.js';
 export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export type {
   DefinitionSeeds,
@@ -65,20 +79,6 @@ export {
   SpooledMarkdownArtifact,
   type SpooledMarkdownArtifactOptions,
 } from './artifact/markdown/spooled-markdown-artifact.js';
-export {
-  findJsonSyntaxError,
-  type JsonSyntaxProblem,
-} from './artifact/json/find-json-syntax-error.js';
-export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
-export type { JsonMatch } from './artifact/json/json-path-query.js';
-export type { JsonType } from './artifact/json/json-scan-types.js';
-export { formatShapeField, JsonShape, type ShapeField } from './artifact/json/json-shape.js';
-export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
-export {
-  type JsonScanOptions,
-  SpooledJsonArtifact,
-  type SpooledJsonArtifactOptions,
-} from './artifact/json/spooled-json-artifact.js';
 export {
   Media,
   type MediaFromFileOptions,
