@@ -243,6 +243,16 @@ describe('SpooledMarkdownArtifact.forgeTools', () => {
     );
   });
 
+  it('cuts a listed entry that is too long, like any shown line', async () => {
+    const columns = Array.from({ length: 500 }, (_, index) => `column ${index}`);
+    const table = `| ${columns.join(' | ')} |\n|${' --- |'.repeat(500)}\n`;
+    const context = new DispatchContext({ turnToolCalls: [await spooledCall('call_4', table)] });
+    const text = await invoke(context, 'artifact_md_tables', { callId: 'call_4' });
+    expect(text).toMatch(
+      /^lines 1–2: 500 columns \(column 0 \| column 1 \| .*… \[line cut: 2000 of \d+ chars\]\n1 table\.\n$/,
+    );
+  });
+
   it('cuts a long section with the artifact_cat call that continues it', async () => {
     const body = Array.from({ length: 3_000 }, (_, index) => `line ${index} ${'x'.repeat(40)}`);
     const context = new DispatchContext({
