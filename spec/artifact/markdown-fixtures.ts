@@ -62,8 +62,8 @@ class DocumentBuilder {
 /**
  * A document of `sectionCount` sections mixing every construct the outline reports, with `#`
  * lines where they are not headings (fenced, indented and HTML blocks, `#hashtag`). Every
- * `longEvery`-th section holds a fenced block and a table longer than `longLines` lines, so
- * small windows must cut inside them. Reference definitions all come at the end.
+ * `longEvery`-th section holds a fenced block, a table and an indented block of `longLines`
+ * lines each, so small windows must cut inside them. Reference definitions all come at the end.
  */
 export function generateMarkdown(
   sectionCount: number,
@@ -152,6 +152,19 @@ export function generateMarkdown(
         ['Key', 'Count'],
         Array.from({ length: longLines }, (_, row) => [`k${row}`, String(row)]),
       );
+      document.add('');
+      const indentedStart = document.add(
+        ...Array.from({ length: longLines }, (_, line) =>
+          line % 5 === 2 ? '' : `    # output ${line}`,
+        ),
+      );
+      document.expected.codeBlocks.push({
+        start: indentedStart,
+        end: document.next,
+        lang: undefined,
+        meta: undefined,
+        fenced: false,
+      });
     }
   }
   document.add('');

@@ -1,4 +1,4 @@
-import { type MarkdownOutline, SpooledMarkdownArtifact } from 'spoolforge';
+import { type MarkdownOutline, SpooledMarkdownArtifact, SpoolWriter } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/temp-files.js';
 import { generateMarkdown } from './markdown-fixtures.js';
@@ -38,7 +38,7 @@ describe('SpooledMarkdownArtifact windows', () => {
   }, 60_000);
 
   it('outlines a multi-MB document in small windows exactly as it was built', async () => {
-    const { text, expected } = generateMarkdown(3_400, { longEvery: 400, longLines: 1_500 });
+    const { text, expected } = generateMarkdown(3_400, { longEvery: 400, longLines: 2_500 });
     expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
     const small = await markdownFile(text, 4 * 1024);
     const outline = await small.outline();
@@ -55,11 +55,19 @@ describe('SpooledMarkdownArtifact windows', () => {
   }, 120_000);
 
   it('answers for the bytes that have arrived, and again once the artifact grows', async () => {
-    const { text } = generateMarkdown(3);
-    const artifact = await markdownFile(`${text}\n# Appended\n`, 1024);
-    const headings = await artifact.headings();
-    expect(headings.at(-1)?.text).toBe('Appended');
-    expect(await artifact.headings()).toEqual(headings);
+    const writer = new SpoolWriter();
+    const artifact = SpooledMarkdownArtifact.fromWriter(writer, { windowBytes: 1024 });
+    opened.push(artifact);
+    await writer.write('# First\n\n```\n# in a fence still open\n');
+    expect(await artifact.headings()).toEqual([
+      { lineNumber: 0, depth: 1, text: 'First', style: 'atx' },
+    ]);
+    await writer.write('```\n\n# Second\n');
+    await writer.end();
+    expect((await artifact.headings()).map((heading) => heading.text)).toEqual(['First', 'Second']);
+    expect(await artifact.codeBlocks()).toEqual([
+      { start: 2, end: 5, lang: undefined, meta: undefined, fenced: true },
+    ]);
   });
 
   it('stops between windows when the signal fires', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../forge/model-lines.js';
 import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { sectionsNamed } from './markdown-sections.js';
+import { clipLine } from './markdown-tool-listing.js';
 import type { MarkdownSection } from './markdown-types.js';
 import type { SpooledMarkdownArtifact } from './spooled-markdown-artifact.js';
 
@@ -25,16 +26,19 @@ async function showNumbered(
   { limits }: ToolMethodContext,
 ): Promise<{ text: string; empty: boolean }> {
   const text = new BoundedText(limits);
-  text.addText(header);
-  let empty = true;
+  text.addText(clipLine(header, limits));
+  let first: number | undefined;
   for await (const line of lines) {
-    empty = false;
+    first ??= line.lineNumber;
     if (text.add(line.lineNumber, line.text)) continue;
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
-    text.note(`[cut at ${formatBytes(budget)}. Continue with ${continuation(line.lineNumber)}]`);
+    const shown = `lines ${toModelLine(first)}–${line.lineNumber}`;
+    text.note(
+      `[cut at ${formatBytes(budget)}: showing ${shown}. Continue with ${continuation(line.lineNumber)}]`,
+    );
     break;
   }
-  return { text: text.toString(), empty };
+  return { text: text.toString(), empty: first === undefined };
 }
 
 /**

@@ -31,9 +31,9 @@ const startsAtColumnZero = /^[^ \t\r]/;
  * underline or table delimiter of the block before), so parsing the two sides apart gives the
  * same tokens as parsing them together. The last safe cut is taken. Without one, undefined,
  * unless `forced` (the buffer hit its hard limit): then the window ends at the buffer's end
- * inside a top-level fenced code block or table, whose opening lines become the next window's
- * prefix so parsing resumes inside it; else after the last unprotected blank line; else at the
- * buffer's end, which may split a paragraph, list item or block quote (a known limit).
+ * inside a top-level code block or table, with a prefix that resumes it in the next window
+ * (see resumingPrefix); else after the last unprotected blank line; else at the buffer's
+ * end, which may split a paragraph, list item or block quote (a known limit).
  *
  * @example
  * ```ts
@@ -56,18 +56,8 @@ export function findWindowCut(
   }
   if (!forced) return undefined;
   const whole = lines.length - prefixLength;
-  if (lastBlock?.type === 'codeFenced' && lastBlock.fences === 1) {
-    return {
-      lineCount: whole,
-      nextPrefix: lines.slice(lastBlock.startLine, lastBlock.startLine + 1),
-    };
-  }
-  if (lastBlock?.type === 'table' && lastBlock.endLine === lines.length - 1) {
-    return {
-      lineCount: whole,
-      nextPrefix: lines.slice(lastBlock.startLine, lastBlock.startLine + 2),
-    };
-  }
+  const resume = resumingPrefix(lastBlock, lines);
+  if (resume) return { lineCount: whole, nextPrefix: resume };
   for (let index = lines.length - 1; index >= prefixLength; index--) {
     if (isOpenBlank(index)) return { lineCount: index + 1 - prefixLength, nextPrefix: [] };
   }
@@ -80,6 +70,29 @@ interface TopLevelBlock {
   endLine: number;
   /** How many fences a code block has: 1 when it is still open. */
   fences: number;
+}
+
+/**
+ * Lines already parsed that put the next window back inside the top-level block the buffer
+ * ends in, when that block can be resumed: an open fence's opening line, a table's header and
+ * delimiter rows, an indented block's last line and the blank lines after it.
+ */
+function resumingPrefix(
+  block: TopLevelBlock | undefined,
+  lines: readonly string[],
+): readonly string[] | undefined {
+  switch (block?.type) {
+    case 'codeFenced':
+      return block.fences === 1 ? lines.slice(block.startLine, block.startLine + 1) : undefined;
+    case 'table':
+      return block.endLine === lines.length - 1
+        ? lines.slice(block.startLine, block.startLine + 2)
+        : undefined;
+    case 'codeIndented':
+      return lines.slice(block.endLine);
+    default:
+      return undefined;
+  }
 }
 
 /** Marks lines inside protecting blocks (after their first line) and finds the last top-level block. */

@@ -34,7 +34,7 @@ export interface MarkdownWindowOptions {
 }
 
 /** A buffer this many windows long is cut even without a safe point (see findWindowCut). */
-export const hardLimitWindows = 4;
+const hardLimitWindows = 4;
 
 /**
  * Streams a Markdown document as parsed windows of whole lines, holding at most
