@@ -33,9 +33,10 @@ import type {
  */
 export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
   /**
-   * How much text is parsed at a time (UTF-16 code units, ≈ bytes). Default 64 KiB: micromark's
-   * time and memory per byte grow with the input, so small windows are faster (~300 KiB/s here
-   * against ~150 KiB/s at 512 KiB) and hold tens, not hundreds, of MB of events.
+   * How much text is parsed at a time (UTF-16 code units, ≈ bytes); a window may grow to 4×
+   * this when no safe cut appears sooner. Default 64 KiB: micromark's time and memory per byte
+   * grow with its input (measured: ~290 KiB/s and ~70 MB of events at 64 KiB, ~50 KiB/s and
+   * ~300 MB at 512 KiB).
    */
   windowBytes?: number;
 }
@@ -132,7 +133,7 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
     return 'markdown';
   }
 
-  /** Everything the structural queries answer from, computed in one pass and cached. */
+  /** Everything the structural queries answer from, computed in one pass and cached (shared: read-only). */
   async outline(options: QueryOptions = {}): Promise<MarkdownOutline> {
     for (;;) {
       const byteLength = await this.byteLength();
