@@ -38,7 +38,9 @@ export { streamGrep } from './artifact/grep-artifact.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
 export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export type {
+  CodeBlockQueryOptions,
   DefinitionSeeds,
+  DepthQueryOptions,
   MarkdownCodeBlock,
   MarkdownDefinition,
   MarkdownFrontmatter,
@@ -49,13 +51,9 @@ export type {
   MarkdownSectionText,
   MarkdownTable,
   MarkdownWindowSpan,
+  SpooledMarkdownArtifactOptions,
 } from './artifact/markdown/markdown-types.js';
-export {
-  type CodeBlockQueryOptions,
-  type DepthQueryOptions,
-  SpooledMarkdownArtifact,
-  type SpooledMarkdownArtifactOptions,
-} from './artifact/markdown/spooled-markdown-artifact.js';
+export { SpooledMarkdownArtifact } from './artifact/markdown/spooled-markdown-artifact.js';
 export {
   Media,
   type MediaFromFileOptions,
