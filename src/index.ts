@@ -61,7 +61,9 @@ export {
 } from './artifact/json/spooled-json-artifact.js';
 export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export type {
+  CodeBlockQueryOptions,
   DefinitionSeeds,
+  DepthQueryOptions,
   MarkdownCodeBlock,
   MarkdownDefinition,
   MarkdownFrontmatter,
@@ -72,13 +74,9 @@ export type {
   MarkdownSectionText,
   MarkdownTable,
   MarkdownWindowSpan,
+  SpooledMarkdownArtifactOptions,
 } from './artifact/markdown/markdown-types.js';
-export {
-  type CodeBlockQueryOptions,
-  type DepthQueryOptions,
-  SpooledMarkdownArtifact,
-  type SpooledMarkdownArtifactOptions,
-} from './artifact/markdown/spooled-markdown-artifact.js';
+export { SpooledMarkdownArtifact } from './artifact/markdown/spooled-markdown-artifact.js';
 export {
   Media,
   type MediaFromFileOptions,

@@ -134,6 +134,12 @@ function sectionByNumber(sections: readonly MarkdownSection[], number: number): 
 
 /** Room for the headings an error lists: enough to choose from, never a flood. */
 const maxListedBytes = 4 * 1024;
+/** A heading (or a model's guess at one) is quoted in an error up to this many characters. */
+const maxQuotedChars = 200;
+
+function quoted(text: string): string {
+  return text.length > maxQuotedChars ? `${text.slice(0, maxQuotedChars)}…` : text;
+}
 
 function sectionByHeading(sections: readonly MarkdownSection[], heading: string): MarkdownSection {
   const matches = sectionsNamed(sections, heading);
@@ -142,20 +148,21 @@ function sectionByHeading(sections: readonly MarkdownSection[], heading: string)
   const candidates = matches.length > 0 ? matches : sections;
   let listed = '';
   for (const [position, { index, depth, heading: text, start }] of candidates.entries()) {
-    const entry = `${index + 1}. ${'#'.repeat(depth)} ${text} (line ${toModelLine(start)})`;
+    const entry = `${index + 1}. ${'#'.repeat(depth)} ${quoted(text)} (line ${toModelLine(start)})`;
     if (Buffer.byteLength(listed) + Buffer.byteLength(entry) > maxListedBytes) {
       listed += `; … ${candidates.length - position} more (artifact_md_sections lists them all)`;
       break;
     }
     listed += listed === '' ? entry : `; ${entry}`;
   }
+  const wanted = quoted(heading);
   throw new SpoolforgeError(
     'E_INVALID_TOOL_ARGS',
     matches.length > 0
-      ? `${matches.length} sections are headed "${heading}": ${listed}. Pass index instead.`
+      ? `${matches.length} sections are headed "${wanted}": ${listed}. Pass index instead.`
       : sections.length === 0
-        ? `No section is headed "${heading}": the document has no headings.`
-        : `No section is headed "${heading}". Headings: ${listed}.`,
+        ? `No section is headed "${wanted}": the document has no headings.`
+        : `No section is headed "${wanted}". Headings: ${listed}.`,
   );
 }
 

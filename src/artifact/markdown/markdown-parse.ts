@@ -67,6 +67,12 @@ class IdentifierList extends Array<string> {
   }
   readonly #identifiers = new Set<string>();
 
+  constructor(identifiers: Iterable<string>) {
+    super();
+    // One push per label: spreading many thousands of arguments would overflow the stack.
+    for (const identifier of identifiers) this.push(identifier);
+  }
+
   override push(...identifiers: string[]): number {
     for (const identifier of identifiers) this.#identifiers.add(identifier);
     return super.push(...identifiers);
@@ -102,11 +108,10 @@ export function parseMarkdownLines(
   }
   const text = `${parsedLines.join('\n')}\n`;
   const parser = parse({ extensions: options.frontmatter ? withFrontmatter : withoutFrontmatter });
-  parser.defined = new IdentifierList();
-  parser.defined.push(...options.seeds.definitions);
-  const footnotes = new IdentifierList();
-  footnotes.push(...options.seeds.footnotes);
-  (parser as { gfmFootnotes?: string[] }).gfmFootnotes = footnotes;
+  parser.defined = new IdentifierList(options.seeds.definitions);
+  (parser as { gfmFootnotes?: string[] }).gfmFootnotes = new IdentifierList(
+    options.seeds.footnotes,
+  );
   const events = postprocess(parser.document().write(preprocess()(text, undefined, true)));
   return { text, lineStarts, events };
 }

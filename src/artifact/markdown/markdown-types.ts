@@ -1,4 +1,5 @@
 import type { ArtifactLine } from '../artifact-line.js';
+import type { QueryOptions, SpooledArtifactOptions } from '../spooled-artifact.js';
 
 /**
  * A heading: its 0-based line, depth 1–6, plain text, and how it was written (`# Title` is
@@ -176,4 +177,48 @@ export interface MarkdownOutline {
   /** How the document was cut for parsing; {@link SpooledMarkdownArtifact.text} re-parses these. */
   windows: MarkdownWindowSpan[];
   seeds: DefinitionSeeds;
+}
+
+/**
+ * Options for a {@link SpooledMarkdownArtifact}.
+ *
+ * @example
+ * ```ts
+ * const options: SpooledMarkdownArtifactOptions = { name: 'README', windowBytes: 128 * 1024 };
+ * ```
+ */
+export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
+  /**
+   * How much text is parsed at a time (UTF-16 code units, ≈ bytes); a window may grow to 4×
+   * this when no safe cut appears sooner. Default 64 KiB: micromark's time and memory per byte
+   * grow with its input (measured: ~290 KiB/s and ~70 MB of events at 64 KiB, ~50 KiB/s and
+   * ~300 MB at 512 KiB).
+   */
+  windowBytes?: number;
+}
+
+/**
+ * Options for queries that filter by heading depth.
+ *
+ * @example
+ * ```ts
+ * await artifact.headings({ depth: 2 }); // # and ## only
+ * ```
+ */
+export interface DepthQueryOptions extends QueryOptions {
+  /** Only headings of this depth or shallower (1–6). */
+  depth?: number;
+}
+
+/**
+ * Options for {@link SpooledMarkdownArtifact.codeBlocks}.
+ *
+ * @example
+ * ```ts
+ * await artifact.codeBlocks({ lang: 'ts' });
+ * ```
+ */
+export interface CodeBlockQueryOptions extends QueryOptions {
+  /** Only fenced blocks with this language (ignoring case). */
+  lang?: string;
 }

@@ -3,16 +3,14 @@ import type { SpoolReader } from '../../spool/spool-reader.js';
 import type { SpoolWriter } from '../../spool/spool-writer.js';
 import type { ArtifactLine } from '../artifact-line.js';
 import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
-import {
-  type QueryOptions,
-  SpooledArtifact,
-  type SpooledArtifactOptions,
-} from '../spooled-artifact.js';
+import { type QueryOptions, SpooledArtifact } from '../spooled-artifact.js';
 import { buildMarkdownOutline } from './markdown-outline.js';
 import { sectionsNamed, sectionsOf } from './markdown-sections.js';
 import { plainTextLines } from './markdown-text.js';
 import { markdownToolMethods } from './markdown-tool-methods.js';
 import type {
+  CodeBlockQueryOptions,
+  DepthQueryOptions,
   MarkdownCodeBlock,
   MarkdownFrontmatter,
   MarkdownHeading,
@@ -21,50 +19,8 @@ import type {
   MarkdownSection,
   MarkdownSectionText,
   MarkdownTable,
+  SpooledMarkdownArtifactOptions,
 } from './markdown-types.js';
-
-/**
- * Options for a {@link SpooledMarkdownArtifact}.
- *
- * @example
- * ```ts
- * const options: SpooledMarkdownArtifactOptions = { name: 'README', windowBytes: 128 * 1024 };
- * ```
- */
-export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
-  /**
-   * How much text is parsed at a time (UTF-16 code units, ≈ bytes). Default 64 KiB: micromark's
-   * time and memory per byte grow with the input, so small windows are faster (~300 KiB/s here
-   * against ~150 KiB/s at 512 KiB) and hold tens, not hundreds, of MB of events.
-   */
-  windowBytes?: number;
-}
-
-/**
- * Options for queries that filter by heading depth.
- *
- * @example
- * ```ts
- * await artifact.headings({ depth: 2 }); // # and ## only
- * ```
- */
-export interface DepthQueryOptions extends QueryOptions {
-  /** Only headings of this depth or shallower (1–6). */
-  depth?: number;
-}
-
-/**
- * Options for {@link SpooledMarkdownArtifact.codeBlocks}.
- *
- * @example
- * ```ts
- * await artifact.codeBlocks({ lang: 'ts' });
- * ```
- */
-export interface CodeBlockQueryOptions extends QueryOptions {
-  /** Only fenced blocks with this language (ignoring case). */
-  lang?: string;
-}
 
 /**
  * A spooled Markdown document with structural queries, parsed by micromark (CommonMark, GFM,
@@ -132,7 +88,7 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
     return 'markdown';
   }
 
-  /** Everything the structural queries answer from, computed in one pass and cached. */
+  /** Everything the structural queries answer from, computed in one pass and cached (shared: read-only). */
   async outline(options: QueryOptions = {}): Promise<MarkdownOutline> {
     for (;;) {
       const byteLength = await this.byteLength();
