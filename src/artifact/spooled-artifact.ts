@@ -100,25 +100,26 @@ export class SpooledArtifact {
   }
 
   /** An artifact over a file read in place; its line index is built on first need. */
-  static fromFile<T extends SpooledArtifact>(
+  static fromFile<T extends SpooledArtifact, Options extends SpooledArtifactOptions>(
     this: new (
       reader: SpoolReader,
-      options?: SpooledArtifactOptions,
+      options?: Options,
     ) => T,
     path: string,
-    options: Omit<SpooledArtifactOptions, 'lineIndex'> = {},
+    options: Omit<Options, 'lineIndex'> = {} as Options,
   ): T {
-    return new this(new FileSpoolReader(path), options);
+    // The options are the class's own (a subclass adds some); `lineIndex` is the base's to set.
+    return new this(new FileSpoolReader(path), options as Options);
   }
 
   /** An artifact over a writer's bytes, queryable while the writer is still writing. */
-  static fromWriter<T extends SpooledArtifact>(
+  static fromWriter<T extends SpooledArtifact, Options extends SpooledArtifactOptions>(
     this: new (
       reader: SpoolReader,
-      options?: SpooledArtifactOptions,
+      options?: Options,
     ) => T,
     writer: SpoolWriter,
-    options: Omit<SpooledArtifactOptions, 'lineIndex'> = {},
+    options: Omit<Options, 'lineIndex'> = {} as Options,
   ): T {
     return new this(writer.reader(), {
       ...options,
@@ -127,7 +128,7 @@ export class SpooledArtifact {
         await writer.close();
         await options.onClose?.();
       },
-    });
+    } as Options);
   }
 
   /** What the artifact holds, for handles and listings: `text` here; subclasses say more. */

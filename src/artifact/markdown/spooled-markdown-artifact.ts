@@ -1,6 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
-import type { SpoolWriter } from '../../spool/spool-writer.js';
 import type { ArtifactLine } from '../artifact-line.js';
 import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { type QueryOptions, SpooledArtifact } from '../spooled-artifact.js';
@@ -55,33 +54,6 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
         `windowBytes must be positive, got ${this.windowBytes}`,
       );
     }
-  }
-
-  /** {@link SpooledArtifact.fromFile}, with this class's options (`windowBytes`) typed. */
-  static override fromFile<T extends SpooledArtifact>(
-    this: new (
-      reader: SpoolReader,
-      options?: SpooledMarkdownArtifactOptions,
-    ) => T,
-    path: string,
-    options: Omit<SpooledMarkdownArtifactOptions, 'lineIndex'> = {},
-  ): T {
-    // The base passes options through to `new this(…)`; only its parameter type is narrower.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class being built (maybe a subclass)
-    return SpooledArtifact.fromFile.call(this, path, options) as T;
-  }
-
-  /** {@link SpooledArtifact.fromWriter}, with this class's options (`windowBytes`) typed. */
-  static override fromWriter<T extends SpooledArtifact>(
-    this: new (
-      reader: SpoolReader,
-      options?: SpooledMarkdownArtifactOptions,
-    ) => T,
-    writer: SpoolWriter,
-    options: Omit<SpooledMarkdownArtifactOptions, 'lineIndex'> = {},
-  ): T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class being built (maybe a subclass)
-    return SpooledArtifact.fromWriter.call(this, writer, options) as T;
   }
 
   override get kind(): string {
