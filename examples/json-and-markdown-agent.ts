@@ -106,6 +106,10 @@ try {
     if (results.length === 0) {
       const answer = message.content.map((block) => (block.type === 'text' ? block.text : ''));
       console.log(`answer: ${answer.join('').trim()}`);
+      // Offline, the script's answer quotes what the tools returned: check they returned it.
+      if (scripted && !answer.join('').includes('Retry once through the backup gateway')) {
+        throw new Error('the runbook section did not come back through artifact_md_section');
+      }
       break;
     }
     for (const call of agent.session.toolCalls.slice(-results.length)) {
