@@ -4,12 +4,13 @@
  * every tool prints the same bytes, prints a table and writes JSON to `bench/results/`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { distFingerprint, ensureBuilt } from './ensure-built.js';
 import { ensureLog, parseSize } from './generate-log.js';
 import { findGnuTime, runCommand } from './measure.js';
 import { compileNodeScript } from './node-script.js';
@@ -33,41 +34,9 @@ function parseOptions() {
   return { sizeLabel: values.size, size: parseSize(values.size), runs };
 }
 
-/** Builds dist/ when the CLI is missing; warns when src/ changed after the last build. */
-function ensureBuilt(): void {
-  if (!existsSync(cliPath)) {
-    console.error('dist/cli/main.js is missing: running npm run build');
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('npm run build failed');
-    return;
-  }
-  const built = statSync(cliPath).mtimeMs;
-  const source = join(root, 'src');
-  const newer = readdirSync(source, { recursive: true, encoding: 'utf8' }).filter(
-    (path) => statSync(join(source, path)).mtimeMs > built,
-  );
-  if (newer.length > 0) {
-    console.error(
-      `warning: src/ is newer than dist/, which may be stale (npm run build): ${newer.join(', ')}`,
-    );
-  }
-}
-
 function firstLine(argv: string[]): string {
   const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' });
   return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
-}
-
-/** Paths and modification times of the built files, to notice a rebuild during the run. */
-function distFingerprint(): string {
-  const directory = join(root, 'dist');
-  const files = readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((path) =>
-    path.endsWith('.js'),
-  );
-  return files
-    .sort()
-    .map((path) => `${path}:${statSync(join(directory, path)).mtimeMs}`)
-    .join('\n');
 }
 
 const loadAverage = () =>
@@ -83,8 +52,8 @@ function gitDescription(): string {
 
 async function main(): Promise<void> {
   const options = parseOptions();
-  ensureBuilt();
-  const builtBefore = distFingerprint();
+  ensureBuilt(root);
+  const builtBefore = distFingerprint(root);
   const loadBefore = loadAverage();
   const gnuTimePath = findGnuTime();
   const ripgrep = firstLine(['rg', '--version']) !== 'not installed';
@@ -169,7 +138,7 @@ async function main(): Promise<void> {
     console.log(formatTable(rows));
     console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
     const warnings = findWarnings(rows);
-    if (distFingerprint() !== builtBefore) {
+    if (distFingerprint(root) !== builtBefore) {
       warnings.unshift('dist/ was rebuilt while the benchmark ran: rows mix builds; run it again');
     }
     if (warnings.length > 0)

@@ -1,0 +1,134 @@
+/**
+ * The JSON benchmark: `npm run bench:json -- [--size 1G] [--runs 3]`. Times
+ * `SpooledJsonArtifact` (`length()`, a slice near 90 %, `shape()`, a filter) on a generated JSON
+ * array and the JSONL file of the same records, one fresh process per operation, next to jq
+ * (when installed) and the naive `JSON.parse(readFileSync())`; checks every answer against the
+ * generator's counts, prints a table and writes `bench/results/json-<size>.json`.
+ */
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureBuilt } from './ensure-built.js';
+import { ensureJsonData } from './generate-json.js';
+import { parseSize } from './generate-log.js';
+import { buildJsonMeasurements, runJsonMeasurement } from './json-measurements.js';
+import {
+  findJsonWarnings,
+  formatJsonTable,
+  type JsonResultRow,
+  jsonRssGoalMebibytes,
+} from './json-report.js';
+import { findGnuTime, runCommand } from './measure.js';
+import { compileNodeScript } from './node-script.js';
+import { writeResults } from './report.js';
+
+const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
+const root = resolve(benchDirectory, '..');
+const mebibyte = 1024 * 1024;
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: { size: { type: 'string', default: '1G' }, runs: { type: 'string', default: '3' } },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
+  return { sizeLabel: values.size, size: parseSize(values.size), runs };
+}
+
+function toolVersion(argv: string[]): string {
+  const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' });
+  return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
+}
+
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const loadBefore = loadAverage();
+  ensureBuilt(root);
+  const gnuTimePath = findGnuTime();
+  const jqVersion = toolVersion(['jq', '--version']);
+  const generationStart = performance.now();
+  const data = await ensureJsonData({ size: options.size });
+  console.error(
+    `data: ${data.jsonPath} and .jsonl, ${data.recordCount} records (ready in ${((performance.now() - generationStart) / 1000).toFixed(1)} s)`,
+  );
+  const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-json-bench-'));
+  try {
+    // The runs take minutes: a private copy of dist/ keeps a rebuild meanwhile out of them.
+    // Its bare imports resolve through a node_modules link next to it.
+    await cp(join(root, 'dist'), join(workDirectory, 'dist'), { recursive: true });
+    await symlink(join(root, 'node_modules'), join(workDirectory, 'node_modules'), 'dir');
+    const runOptions = {
+      environment: process.env,
+      gnuTimePath,
+      stdoutPath: join(workDirectory, 'stdout.txt'),
+      rssPath: join(workDirectory, 'rss.txt'),
+    };
+    // Reading both files once puts them in the page cache before anything is timed.
+    for (const path of [data.jsonPath, data.jsonlPath]) {
+      await runCommand({ argv: ['cat', path] }, { ...runOptions, stdoutPath: '/dev/null' });
+    }
+    const compile = (name: string) =>
+      compileNodeScript(join(benchDirectory, 'children', name), workDirectory);
+    const measurements = buildJsonMeasurements(data, {
+      distIndexPath: join(workDirectory, 'dist', 'index.js'),
+      apiScriptPath: await compile('json-api.ts'),
+      naiveScriptPath: await compile('naive-json.ts'),
+      jq: jqVersion !== 'not installed',
+    });
+    const rows: JsonResultRow[] = [];
+    for (const measurement of measurements) {
+      rows.push(await runJsonMeasurement(measurement, { runs: options.runs, runOptions }));
+    }
+    const notes = [
+      `JSON array ${(data.jsonBytes / mebibyte).toFixed(0)} MiB, JSONL ${(data.jsonlBytes / mebibyte).toFixed(0)} MiB, ${data.recordCount} records, ${data.serverErrorCount} with status >= 500; page cache warm; median of ${options.runs} runs, one fresh process per run`,
+      'spoolforge API: SpooledJsonArtifact.fromFile(path, { format }) from a copy of dist/ taken at the start; each process first calls length() (opening the document: the byte-offset index of the JSON array, the record count of JSONL), then the operation; "median s" is the operation alone, "+ open s" that length() before it',
+      'query $[90%:+10]: query(`$[N:N+10]`) with N = 90 % of the entries; filter 5xx, limit 100: query("$[?(@.status >= 500)]", { limit: 100 }); filter 5xx, count all: query("$[?(@.status >= 500)].id") with no limit, counting the matches',
+      `Node children report their own time (no start-up); jq is timed spawn to exit: ${jqVersion === 'not installed' ? 'not installed (apt-get install jq), rows skipped' : `${jqVersion}, the array loaded whole, JSONL reduced record by record`}`,
+      'naive JSON.parse: JSON.parse(readFileSync(path, "utf8")) then .length or .filter(); V8 strings stop at ~512 MiB, so it fails past that',
+      gnuTimePath
+        ? `peak RSS from ${gnuTimePath} -f %M (whole process); goal ≤ ${jsonRssGoalMebibytes} MiB`
+        : `peak RSS from process.resourceUsage().maxRSS (GNU time not found); goal ≤ ${jsonRssGoalMebibytes} MiB`,
+      `load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()} on ${cpus().length} CPUs`,
+    ];
+    console.log(`\nspoolforge JSON benchmark, ${options.sizeLabel}, ${new Date().toISOString()}\n`);
+    console.log(formatJsonTable(rows));
+    console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
+    const warnings = findJsonWarnings(rows);
+    if (warnings.length > 0) {
+      console.log(
+        `\n!!! ${warnings.length} problem(s):\n${warnings.map((line) => `!!! ${line}`).join('\n')}`,
+      );
+    }
+    const resultsPath = join(benchDirectory, 'results', `json-${options.sizeLabel}.json`);
+    await writeResults(resultsPath, {
+      size: options.sizeLabel,
+      data,
+      runs: options.runs,
+      date: new Date().toISOString(),
+      commit: toolVersion(['git', '-C', root, 'rev-parse', '--short', 'HEAD']),
+      machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
+      versions: { node: process.version, jq: jqVersion },
+      notes,
+      warnings,
+      rows,
+    });
+    console.log(`\nresults: ${resultsPath}`);
+  } finally {
+    await rm(workDirectory, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench:json: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
