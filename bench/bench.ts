@@ -6,12 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
 import { distFingerprint, ensureBuilt } from './ensure-built.js';
-import { ensureLog, parseSize } from './generate-log.js';
+import { ensureLog } from './generate-log.js';
 import { findGnuTime, runCommand } from './measure.js';
 import { compileNodeScript } from './node-script.js';
 import { buildOperations } from './operations.js';
@@ -25,25 +25,6 @@ const cliPath = join(root, 'dist', 'cli', 'main.js');
 const distIndexPath = join(root, 'dist', 'index.js');
 const mebibyte = 1024 * 1024;
 
-function parseOptions() {
-  const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1G' }, runs: { type: 'string', default: '3' } },
-  });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
-  return { sizeLabel: values.size, size: parseSize(values.size), runs };
-}
-
-function firstLine(argv: string[]): string {
-  const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' });
-  return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
-}
-
-const loadAverage = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
 function gitDescription(): string {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
   const dirty = spawnSync('git', ['status', '--porcelain', 'src'], { cwd: root, encoding: 'utf8' });
@@ -51,7 +32,7 @@ function gitDescription(): string {
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions();
+  const options = parseBenchOptions();
   ensureBuilt(root);
   const builtBefore = distFingerprint(root);
   const loadBefore = loadAverage();

@@ -1,19 +1,10 @@
-/**
- * The JSON benchmark: `npm run bench:json -- [--size 1G] [--runs 3]`. Times
- * `SpooledJsonArtifact` (`length()`, a slice near 90 %, `shape()`, a filter) on a generated JSON
- * array and the JSONL file of the same records, one fresh process per operation, next to jq
- * (when installed) and the naive `JSON.parse(readFileSync())`; checks every answer against the
- * generator's counts, prints a table and writes `bench/results/json-<size>.json`.
- */
-import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
 import { ensureBuilt } from './ensure-built.js';
 import { ensureJsonData } from './generate-json.js';
-import { parseSize } from './generate-log.js';
 import { buildJsonMeasurements, runJsonMeasurement } from './json-measurements.js';
 import {
   findJsonWarnings,
@@ -29,31 +20,12 @@ const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
 const root = resolve(benchDirectory, '..');
 const mebibyte = 1024 * 1024;
 
-function parseOptions() {
-  const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1G' }, runs: { type: 'string', default: '3' } },
-  });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
-  return { sizeLabel: values.size, size: parseSize(values.size), runs };
-}
-
-function toolVersion(argv: string[]): string {
-  const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' });
-  return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
-}
-
-const loadAverage = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
-
 async function main(): Promise<void> {
-  const options = parseOptions();
+  const options = parseBenchOptions();
   const loadBefore = loadAverage();
   ensureBuilt(root);
   const gnuTimePath = findGnuTime();
-  const jqVersion = toolVersion(['jq', '--version']);
+  const jqVersion = firstLine(['jq', '--version']);
   const generationStart = performance.now();
   const data = await ensureJsonData({ size: options.size });
   console.error(
@@ -113,7 +85,7 @@ async function main(): Promise<void> {
       data,
       runs: options.runs,
       date: new Date().toISOString(),
-      commit: toolVersion(['git', '-C', root, 'rev-parse', '--short', 'HEAD']),
+      commit: firstLine(['git', '-C', root, 'rev-parse', '--short', 'HEAD']),
       machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
       versions: { node: process.version, jq: jqVersion },
       notes,
