@@ -1,3 +1,5 @@
+import { renderTable, type TableColumn } from './report.js';
+
 /** Peak RSS goal of the JSON operations: flat memory whatever the document's size. */
 export const jsonRssGoalMebibytes = 256;
 
@@ -31,17 +33,18 @@ export interface JsonResultRow {
   expected?: string;
 }
 
-const columns: { title: string; right?: boolean; value: (row: JsonResultRow) => string }[] = [
-  { title: 'operation', value: (row) => row.operation },
-  { title: 'format', value: (row) => row.format },
-  { title: 'tool', value: (row) => row.tool },
-  { title: 'median s', right: true, value: (row) => fixed(row.medianSeconds, 3) },
-  { title: '+ open s', right: true, value: (row) => fixed(row.medianOpenSeconds, 3) },
-  { title: 'MiB/s', right: true, value: (row) => fixed(row.mebibytesPerSecond, 1) },
-  { title: 'peak RSS MiB', right: true, value: (row) => fixed(row.peakRssMebibytes, 1) },
-  { title: `≤ ${jsonRssGoalMebibytes} MiB`, value: goalMark },
+const columns: TableColumn<JsonResultRow>[] = [
+  { title: 'operation', align: 'left', value: (row) => row.operation },
+  { title: 'format', align: 'left', value: (row) => row.format },
+  { title: 'tool', align: 'left', value: (row) => row.tool },
+  { title: 'median s', align: 'right', value: (row) => fixed(row.medianSeconds, 3) },
+  { title: '+ open s', align: 'right', value: (row) => fixed(row.medianOpenSeconds, 3) },
+  { title: 'MiB/s', align: 'right', value: (row) => fixed(row.mebibytesPerSecond, 1) },
+  { title: 'peak RSS MiB', align: 'right', value: (row) => fixed(row.peakRssMebibytes, 1) },
+  { title: `≤ ${jsonRssGoalMebibytes} MiB`, align: 'left', value: goalMark },
   {
     title: 'answer',
+    align: 'left',
     value: (row) =>
       row.check === 'MISMATCH' ? `MISMATCH ${row.answer} (expected ${row.expected})` : row.answer,
   },
@@ -65,28 +68,7 @@ function goalMark(row: JsonResultRow): string {
  * ```
  */
 export function formatJsonTable(rows: readonly JsonResultRow[]): string {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
-  const widths = columns.map((column, index) =>
-    Math.max(column.title.length, ...cells.map((line) => line[index]?.length ?? 0)),
-  );
-  const render = (values: readonly string[]) =>
-    values
-      .map((value, index) => {
-        const width = widths[index] ?? 0;
-        return columns[index]?.right ? value.padStart(width) : value.padEnd(width);
-      })
-      .join('  ')
-      .trimEnd();
-  const lines = [
-    render(columns.map((column) => column.title)),
-    widths.map((width) => '-'.repeat(width)).join('  '),
-  ];
-  rows.forEach((row, index) => {
-    const previous = rows[index - 1];
-    if (previous && previous.operation !== row.operation) lines.push('');
-    lines.push(render(cells[index] ?? []));
-  });
-  return lines.join('\n');
+  return renderTable(columns, rows);
 }
 
 /**

@@ -46,7 +46,21 @@ export interface ResultRow {
   note?: string;
 }
 
-const columns: { title: string; align: 'left' | 'right'; value: (row: ResultRow) => string }[] = [
+/**
+ * One column of a results table: its title, alignment, and how a row shows in it.
+ *
+ * @example
+ * ```ts
+ * const column: TableColumn<ResultRow> = { title: 'tool', align: 'left', value: (row) => row.tool };
+ * ```
+ */
+export interface TableColumn<Row> {
+  title: string;
+  align: 'left' | 'right';
+  value: (row: Row) => string;
+}
+
+const columns: TableColumn<ResultRow>[] = [
   { title: 'operation', align: 'left', value: (row) => row.operation },
   { title: 'tool', align: 'left', value: (row) => row.tool },
   { title: 'median s', align: 'right', value: (row) => row.medianSeconds.toFixed(3) },
@@ -74,7 +88,7 @@ function ratio(value: number | undefined): string {
 }
 
 /**
- * Renders rows as an aligned plain-text table, with a rule between operations.
+ * Renders rows as an aligned plain-text table, with a blank line between operations.
  *
  * @example
  * ```ts
@@ -82,20 +96,36 @@ function ratio(value: number | undefined): string {
  * ```
  */
 export function formatTable(rows: readonly ResultRow[]): string {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
-  const widths = columns.map((column, index) =>
+  return renderTable(columns, rows);
+}
+
+/**
+ * Any benchmark's rows as an aligned plain-text table under `columns`, with a rule under the
+ * titles and a blank line wherever the operation changes.
+ *
+ * @example
+ * ```ts
+ * console.log(renderTable(jsonColumns, rows));
+ * ```
+ */
+export function renderTable<Row extends { operation: string }>(
+  tableColumns: readonly TableColumn<Row>[],
+  rows: readonly Row[],
+): string {
+  const cells = rows.map((row) => tableColumns.map((column) => column.value(row)));
+  const widths = tableColumns.map((column, index) =>
     Math.max(column.title.length, ...cells.map((line) => line[index]?.length ?? 0)),
   );
   const render = (values: readonly string[]) =>
     values
       .map((value, index) => {
         const width = widths[index] ?? 0;
-        return columns[index]?.align === 'right' ? value.padStart(width) : value.padEnd(width);
+        return tableColumns[index]?.align === 'right' ? value.padStart(width) : value.padEnd(width);
       })
       .join('  ')
       .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  const lines = [render(columns.map((column) => column.title)), rule];
+  const lines = [render(tableColumns.map((column) => column.title)), rule];
   rows.forEach((row, index) => {
     if (index > 0 && rows[index - 1]?.operation !== row.operation) lines.push('');
     lines.push(render(cells[index] ?? []));

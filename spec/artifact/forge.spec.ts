@@ -8,6 +8,7 @@ import {
 } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { invokeForged } from '../helpers/forged-tools.js';
 
 const opened: SpooledArtifact[] = [];
 afterEach(async () => {
@@ -27,18 +28,8 @@ const log = Array.from(
   (_, index) => `${index % 1000 === 500 ? 'ERROR' : 'INFO'} line ${index + 1}`,
 ).join('\n');
 
-async function invoke(context: DispatchContext, name: string, input: Record<string, unknown>) {
-  const tool = SpooledArtifact.forgeTools(context).get(name);
-  if (!tool) throw new Error(`${name} was not forged`);
-  const parsed = tool.inputSchema.parse(input);
-  return String(
-    await tool.handler(parsed, {
-      signal: new AbortController().signal,
-      toolCallId: 'x',
-      dispatch: context,
-    }),
-  );
-}
+const invoke = (context: DispatchContext, name: string, input: Record<string, unknown>) =>
+  invokeForged(SpooledArtifact, context, name, input);
 
 describe('SpooledArtifact.forgeTools', () => {
   it('forges no tools (never z.enum([])) when no call of the turn holds an artifact', () => {

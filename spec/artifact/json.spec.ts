@@ -11,6 +11,7 @@ import {
   ToolCall,
 } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
+import { invokeForged } from '../helpers/forged-tools.js';
 
 const opened: SpooledArtifact[] = [];
 afterEach(async () => {
@@ -47,16 +48,13 @@ async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<s
   const call = new ToolCall({ id: 'call_json', toolName: 'list_rows', arguments: {} });
   call.results = artifact;
   const context = new DispatchContext({ turnToolCalls: [call] });
-  const forged = SpooledJsonArtifact.forgeTools(context, { limits: { maxResultBytes: 8 * 1024 } });
-  const found = forged.get(name);
-  if (!found) throw new Error(`${name} was not forged`);
-  const handlerContext = {
-    signal: new AbortController().signal,
-    toolCallId: 'x',
-    dispatch: context,
-  };
-  return String(
-    await found.handler(found.inputSchema.parse({ callId: 'call_json', ...input }), handlerContext),
+  const limits = { maxResultBytes: 8 * 1024 };
+  return invokeForged(
+    SpooledJsonArtifact,
+    context,
+    name,
+    { callId: 'call_json', ...input },
+    { limits },
   );
 }
 

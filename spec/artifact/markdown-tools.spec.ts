@@ -7,6 +7,7 @@ import {
 } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { invokeForged } from '../helpers/forged-tools.js';
 
 const opened: SpooledArtifact[] = [];
 afterEach(async () => {
@@ -21,17 +22,8 @@ async function spooledCall(id: string, text: string, markdown = true) {
   return call;
 }
 
-async function invoke(context: DispatchContext, name: string, input: Record<string, unknown>) {
-  const tool = SpooledMarkdownArtifact.forgeTools(context).get(name);
-  if (!tool) throw new Error(`${name} was not forged`);
-  return String(
-    await tool.handler(tool.inputSchema.parse(input), {
-      signal: new AbortController().signal,
-      toolCallId: 'x',
-      dispatch: context,
-    }),
-  );
-}
+const invoke = (context: DispatchContext, name: string, input: Record<string, unknown>) =>
+  invokeForged(SpooledMarkdownArtifact, context, name, input);
 
 /** The call a cut result names, parsed back into arguments. */
 function continuation(text: string, toolName: string): Record<string, unknown> {

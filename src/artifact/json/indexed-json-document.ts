@@ -2,8 +2,8 @@ import { formatBytes } from '../../shared/format-bytes.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
-import { findJsonSyntaxError } from './find-json-syntax-error.js';
-import { invalidJsonAt } from './invalid-json.js';
+import { decodeUtf8 } from '../decode-utf8.js';
+import { invalidJsonAt, problemIn } from './invalid-json.js';
 import type { EntryRange, JsonDocument, JsonEntry } from './json-document.js';
 import { entryPath } from './json-document.js';
 import { JsonScanError, type JsonScanStart, type JsonType } from './json-scan-types.js';
@@ -109,7 +109,7 @@ export class IndexedJsonDocument implements JsonDocument {
               'read its text with artifact_cat or artifact_grep',
           );
         }
-        const text = Buffer.from(span.bytes as Uint8Array).toString('utf8');
+        const text = decodeUtf8(span.bytes as Uint8Array);
         try {
           const entry: JsonEntry = { index: span.index, value: JSON.parse(text) };
           if (span.key !== undefined) entry.key = span.key;
@@ -149,7 +149,7 @@ export class IndexedJsonDocument implements JsonDocument {
   }
 
   async #invalidEntry(failure: { text: string; valueStart: number }) {
-    const problem = findJsonSyntaxError(failure.text) ?? { index: 0, message: 'Not valid JSON' };
+    const problem = problemIn(failure.text);
     const offset = failure.valueStart + Buffer.byteLength(failure.text.slice(0, problem.index));
     return invalidJsonAt(this.#reader, offset, problem.message);
   }

@@ -2,7 +2,7 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { countNewlines, newline } from '../../spool/newlines.js';
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
-import { findJsonSyntaxError } from './find-json-syntax-error.js';
+import { findJsonSyntaxError, type JsonSyntaxProblem } from './find-json-syntax-error.js';
 
 /**
  * A 1-based line and column (in characters), the way editors and `JSON.parse` count.
@@ -63,8 +63,20 @@ export function positionInText(text: string, index: number, firstLine = 1): Text
  * ```
  */
 export function describeInvalidJson(text: string, firstLine = 1): SpoolforgeError {
-  const problem = findJsonSyntaxError(text) ?? { index: 0, message: 'Not valid JSON' };
+  const problem = problemIn(text);
   return invalidJson(positionInText(text, problem.index, firstLine), problem.message);
+}
+
+/**
+ * The first problem of a text `JSON.parse` rejected (the start, should the finder disagree).
+ *
+ * @example
+ * ```ts
+ * problemIn('{"a": }'); // { index: 6, message: "Expected a value, found '}'" }
+ * ```
+ */
+export function problemIn(text: string): JsonSyntaxProblem {
+  return findJsonSyntaxError(text) ?? { index: 0, message: 'Not valid JSON' };
 }
 
 /**

@@ -72,7 +72,7 @@ export async function queryJson(
   const segments = parsePath(path);
   const { signal, deadline } = options;
   if (segments.length === 1) {
-    if (!('value' in document) || document.value === undefined) {
+    if (document.mode !== 'parsed') {
       throw new SpoolforgeError(
         'E_INVALID_TOOL_ARGS',
         '$ is the whole document, too large to show at once: page through it with a slice, or ask for a narrower path',

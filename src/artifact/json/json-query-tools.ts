@@ -3,7 +3,7 @@ import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-meth
 import type { JsonDocument } from './json-document.js';
 import { type JsonMatch, queryJson } from './json-path-query.js';
 import { showSlice } from './json-structure-tools.js';
-import { count, jsonArgs, jsonScanTimeout, jsonText, scanNote } from './json-tool-support.js';
+import { count, jsonArgs, jsonText, modelScan, scanNote } from './json-tool-support.js';
 import { renderJsonValue } from './json-view.js';
 import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
@@ -15,18 +15,16 @@ async function showMatches(
   toolName: string,
   document: JsonDocument,
   path: string,
-  args: Record<string, unknown>,
+  args: { startIndex?: number | null | undefined },
   context: ToolMethodContext,
-  options: { countAll?: boolean; startIndex?: number } = {},
+  options: { countAll?: boolean } = {},
 ): Promise<string> {
   const { text, maxChars } = jsonText(context);
   let shown = 0;
   let total = 0;
   let cutAt: number | undefined;
   const result = await queryJson(document, path, {
-    signal: context.signal,
-    deadline: performance.now() + jsonScanTimeout,
-    ...(options.startIndex !== undefined ? { startIndex: options.startIndex } : {}),
+    ...modelScan(context, args.startIndex),
     onEntry: (matches: JsonMatch[], entryIndex) => {
       total += matches.length;
       if (cutAt !== undefined) return options.countAll;
@@ -70,8 +68,7 @@ const get: ToolMethodDescriptor<SpooledJsonArtifact, typeof getArgs> = {
   run: async (artifact, args, context) => {
     const document = await artifact.document({ signal: context.signal });
     if (args.path.trim() === '$') return showSlice(document, '$', 0, undefined, context);
-    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
-    return showMatches('artifact_json_get', document, args.path, args, context, options);
+    return showMatches('artifact_json_get', document, args.path, args, context);
   },
 };
 
@@ -93,11 +90,7 @@ const filter: ToolMethodDescriptor<SpooledJsonArtifact, typeof filterArgs> = {
     const document = await artifact.document({ signal: context.signal });
     const condition = args.path.trim();
     const path = /^[$.[]/.test(condition) ? condition : `$[?(${condition})]`;
-    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
-    return showMatches('artifact_json_filter', document, path, args, context, {
-      ...options,
-      countAll: true,
-    });
+    return showMatches('artifact_json_filter', document, path, args, context, { countAll: true });
   },
 };
 
@@ -122,8 +115,7 @@ const pluck: ToolMethodDescriptor<SpooledJsonArtifact, typeof pluckArgs> = {
       .replace(/^[$@]/, '')
       .replace(/^\.(?!\.)/, '');
     const path = `$.*${relative.startsWith('[') || relative.startsWith('..') ? '' : '.'}${relative}`;
-    const options = args.startIndex == null ? {} : { startIndex: args.startIndex };
-    return showMatches('artifact_json_pluck', document, path, args, context, options);
+    return showMatches('artifact_json_pluck', document, path, args, context);
   },
 };
 

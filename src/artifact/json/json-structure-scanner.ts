@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../decode-utf8.js';
 import { ByteCapture } from './byte-capture.js';
 import {
   backslash,
@@ -226,7 +227,7 @@ export class JsonStructureScanner {
     if (this.#inString) return index;
     if (this.#state === State.StringValue) this.#endValue(chunk, offset, index);
     else if (this.#state === State.KeyString) {
-      const raw = Buffer.from(this.#keyCapture.finish(chunk, index - 1) ?? []).toString('utf8');
+      const raw = decodeUtf8(this.#keyCapture.finish(chunk, index - 1) ?? new Uint8Array());
       try {
         this.#key = JSON.parse(`"${raw}"`) as string;
       } catch {

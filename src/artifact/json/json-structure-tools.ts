@@ -5,7 +5,14 @@ import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-meth
 import { entryPath, type JsonDocument, type JsonEntry, jsonType } from './json-document.js';
 import { queryJson } from './json-path-query.js';
 import { formatShapeField } from './json-shape.js';
-import { count, jsonArgs, jsonScanTimeout, jsonText, scanNote } from './json-tool-support.js';
+import {
+  count,
+  jsonArgs,
+  jsonScanTimeout,
+  jsonText,
+  modelScan,
+  scanNote,
+} from './json-tool-support.js';
 import { describeJson, renderJsonValue } from './json-view.js';
 import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
@@ -34,9 +41,7 @@ async function describeMatches(
   const { text } = jsonText(context);
   let shown = 0;
   const result = await queryJson(document, args.path as string, {
-    signal: context.signal,
-    deadline: performance.now() + jsonScanTimeout,
-    ...(args.startIndex == null ? {} : { startIndex: args.startIndex }),
+    ...modelScan(context, args.startIndex),
     onEntry: (matches) => {
       for (const match of matches) {
         if (!text.addText(`${match.path}: ${describe(match.value)}`)) return false;
@@ -95,16 +100,14 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
         const entry = objects.get(key) ?? { count: 0, types: new Set<string>() };
         if (objects.size < 10_000 || objects.has(key)) objects.set(key, entry);
         entry.count++;
-        entry.types.add(describeJson(member).replace(/ \(.*$/, ''));
+        entry.types.add(jsonType(member));
       }
     };
     const root = isRoot(path) && document.rootType === 'object';
     const result = root
       ? {}
       : await queryJson(document, path, {
-          signal: context.signal,
-          deadline: performance.now() + jsonScanTimeout,
-          ...(args.startIndex == null ? {} : { startIndex: args.startIndex }),
+          ...modelScan(context, args.startIndex),
           onEntry: (matches) => {
             for (const match of matches) add(match.value);
             return true;

@@ -23,6 +23,18 @@ export const jsonArgs = {
     .describe('Skip the top-level entries before this 0-based index: continues a cut result.'),
 };
 
+/**
+ * How a model's scan runs: with the call's signal, the {@link jsonScanTimeout} deadline, and
+ * from the `startIndex` that continues an earlier cut result.
+ */
+export function modelScan(context: ToolMethodContext, startIndex: number | null | undefined) {
+  return {
+    signal: context.signal,
+    deadline: performance.now() + jsonScanTimeout,
+    ...(startIndex == null ? {} : { startIndex }),
+  };
+}
+
 /** The line budget of a result, and room for its lines. */
 export function jsonText(context: ToolMethodContext) {
   const maxChars = context.limits.maxLineChars ?? defaultResultLimits.maxLineChars;

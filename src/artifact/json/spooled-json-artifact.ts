@@ -86,20 +86,17 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   }
 
   /** The content as top-level entries, opened once (and again if the artifact grew). */
-  document(options: QueryOptions = {}): Promise<JsonDocument> {
-    const run = async () => {
-      const byteLength = await this.byteLength();
-      if (this.#document?.byteLength === byteLength) return this.#document.promise;
-      const promise = this.#open(byteLength, options.signal);
-      this.#document = { byteLength, promise };
-      // A failure is remembered like a success (the bytes will not change), except an abort.
-      promise.catch((error) => {
-        if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED')
-          this.#document = undefined;
-      });
-      return promise;
-    };
-    return run();
+  async document(options: QueryOptions = {}): Promise<JsonDocument> {
+    const byteLength = await this.byteLength();
+    if (this.#document?.byteLength === byteLength) return this.#document.promise;
+    const promise = this.#open(byteLength, options.signal);
+    this.#document = { byteLength, promise };
+    // A failure is remembered like a success (the bytes will not change), except an abort.
+    promise.catch((error) => {
+      if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED')
+        this.#document = undefined;
+    });
+    return promise;
   }
 
   /** Elements of the root array, members of the root object, or records of JSONL. */

@@ -1,0 +1,23 @@
+import type { DispatchContext, ForgeOptions, SpooledArtifact } from 'spoolforge';
+
+/**
+ * Runs one tool that `artifactClass` forges for `context`, as the executor would: the input
+ * through the tool's schema, then its handler; the answer as text.
+ */
+export async function invokeForged(
+  artifactClass: typeof SpooledArtifact,
+  context: DispatchContext,
+  name: string,
+  input: Record<string, unknown>,
+  options: ForgeOptions = {},
+): Promise<string> {
+  const tool = artifactClass.forgeTools(context, options).get(name);
+  if (!tool) throw new Error(`${name} was not forged`);
+  return String(
+    await tool.handler(tool.inputSchema.parse(input), {
+      signal: new AbortController().signal,
+      toolCallId: 'x',
+      dispatch: context,
+    }),
+  );
+}
