@@ -118,7 +118,12 @@ export {
 } from './shared/spoolforge-error.js';
 export { FileSpoolReader } from './spool/file-spool-reader.js';
 export { type LineBlocksOptions, lineBlocks } from './spool/line-blocks.js';
-export { type LineCheckpoint, LineIndex, type LineIndexOptions } from './spool/line-index.js';
+export {
+  type LineCheckpoint,
+  LineIndex,
+  type LineIndexOptions,
+  type LineIndexSnapshot,
+} from './spool/line-index.js';
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';
 export { countNewlines } from './spool/newlines.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';

@@ -10,6 +10,7 @@ const brand = Symbol.for('spoolforge.error');
  */
 export type SpoolforgeErrorCode =
   | 'E_ABORTED'
+  | 'E_ARTIFACT_NOT_FOUND'
   | 'E_ARTIFACT_TOO_LARGE'
   | 'E_DISPATCH_ALREADY_SIGNALLED'
   | 'E_FILE_NOT_FOUND'
@@ -19,9 +20,13 @@ export type SpoolforgeErrorCode =
   | 'E_IO'
   | 'E_LINE_TOO_LONG'
   | 'E_NOT_A_FILE'
+  | 'E_NOT_REOPENABLE'
   | 'E_REGEX_INVALID'
   | 'E_REGEX_TIMEOUT'
   | 'E_REMOTE_CHANGED'
+  | 'E_REMOTE_FAILED'
+  | 'E_REMOTE_FORBIDDEN'
+  | 'E_REMOTE_NOT_FOUND'
   | 'E_REMOTE_RANGE_UNSUPPORTED'
   | 'E_SPOOL_CLOSED'
   | 'E_TIMEOUT'

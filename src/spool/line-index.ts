@@ -1,3 +1,4 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { newline } from './newlines.js';
 
 /**
@@ -24,6 +25,27 @@ export interface LineCheckpoint {
 export interface LineIndexOptions {
   /** Bytes between checkpoints; a lookup reads at most this many bytes. Default 64 KiB. */
   stride?: number;
+}
+
+/**
+ * A {@link LineIndex} as plain data, for a msgpack sidecar or a cache file: restoring it with
+ * {@link LineIndex.fromSnapshot} answers line lookups without rescanning the bytes it covers.
+ *
+ * @example
+ * ```ts
+ * const copy = LineIndex.fromSnapshot(structuredClone(index.snapshot()));
+ * ```
+ */
+export interface LineIndexSnapshot {
+  stride: number;
+  /** Bytes covered; an index of a prefix extends from here with {@link LineIndex.append}. */
+  byteLength: number;
+  newlineCount: number;
+  endsWithNewline: boolean;
+  /** Checkpoint line numbers, ascending, starting with 0. */
+  lines: number[];
+  /** Checkpoint byte offsets, parallel to `lines`. */
+  offsets: number[];
 }
 
 /**
@@ -68,6 +90,53 @@ export class LineIndex {
     return this.#lines.length;
   }
 
+  /**
+   * Rebuilds an index from {@link LineIndex.snapshot}'s data, checking it is well formed (a
+   * corrupt cache or sidecar gives `E_INVALID_ARGUMENT`, never wrong line numbers).
+   */
+  static fromSnapshot(snapshot: LineIndexSnapshot): LineIndex {
+    const { stride, byteLength, newlineCount, endsWithNewline, lines, offsets } = snapshot;
+    const wellFormed =
+      Number.isSafeInteger(stride) &&
+      stride > 0 &&
+      Number.isSafeInteger(byteLength) &&
+      Number.isSafeInteger(newlineCount) &&
+      typeof endsWithNewline === 'boolean' &&
+      Array.isArray(lines) &&
+      Array.isArray(offsets) &&
+      lines.length > 0 &&
+      lines.length === offsets.length &&
+      lines[0] === 0 &&
+      offsets[0] === 0 &&
+      ascending(lines, newlineCount) &&
+      ascending(offsets, byteLength);
+    if (!wellFormed) {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', 'Not a well-formed line index snapshot');
+    }
+    const index = new LineIndex({ stride });
+    // Element by element: spreading millions of checkpoints as arguments overflows the stack.
+    for (let checkpoint = 1; checkpoint < lines.length; checkpoint++) {
+      index.#lines.push(lines[checkpoint] as number);
+      index.#offsets.push(offsets[checkpoint] as number);
+    }
+    index.#byteLength = byteLength;
+    index.#newlineCount = newlineCount;
+    index.#endsWithNewline = endsWithNewline;
+    return index;
+  }
+
+  /** The index as plain data (copies of its arrays), to persist and restore later. */
+  snapshot(): LineIndexSnapshot {
+    return {
+      stride: this.stride,
+      byteLength: this.#byteLength,
+      newlineCount: this.#newlineCount,
+      endsWithNewline: this.#endsWithNewline,
+      lines: [...this.#lines],
+      offsets: [...this.#offsets],
+    };
+  }
+
   /** Feeds the next bytes of the spool, in order. */
   append(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
@@ -104,4 +173,15 @@ export class LineIndex {
     }
     return { line: lines[low] ?? 0, offset: this.#offsets[low] ?? 0 };
   }
+}
+
+/** Strictly ascending safe integers, none past `limit`. */
+function ascending(values: unknown[], limit: number): boolean {
+  let previous = -1;
+  for (const value of values) {
+    if (!Number.isSafeInteger(value) || (value as number) <= previous || (value as number) > limit)
+      return false;
+    previous = value as number;
+  }
+  return true;
 }

@@ -1,0 +1,108 @@
+import type { ArtifactClassChooser } from '../artifact/artifact-class-for-kind.js';
+import type { ArtifactKind } from '../artifact/detect-kind.js';
+
+/**
+ * Options for `ArtifactStore.open`.
+ *
+ * @example
+ * ```ts
+ * const store = await ArtifactStore.open('/var/lib/agent/artifacts', { defaultTtl: 86_400_000 });
+ * ```
+ */
+export interface ArtifactStoreOptions {
+  /** Milliseconds an artifact lives when `put` names no `ttl`. Default: until deleted. */
+  defaultTtl?: number;
+  /** Maps a kind to the class `get` opens. Default `defaultArtifactClassFor`. */
+  artifactClassFor?: ArtifactClassChooser;
+  /** The clock TTLs are measured against, in epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Options for `ArtifactStore.put`.
+ *
+ * @example
+ * ```ts
+ * await store.put(createReadStream('build.log'), { name: 'ci build 4812', ttl: 3_600_000, metadata: { job: 4812 } });
+ * ```
+ */
+export interface PutOptions {
+  /** A label for people, models and `get`; never used as a path. Later puts may reuse it. */
+  name?: string;
+  /** What the bytes are; default: sniffed from the declared `mediaType`, else the first 64 KiB. */
+  kind?: ArtifactKind;
+  /** The producer's media type (`application/x-ndjson`), served as Content-Type. */
+  mediaType?: string;
+  /** Milliseconds until the artifact expires; overrides the store's `defaultTtl`. */
+  ttl?: number;
+  /** Anything msgpack can encode; kept in the sidecar and returned by `list` and `info`. */
+  metadata?: Record<string, unknown>;
+  /** Aborting stops reading the source and leaves nothing behind but a temp file `gc` removes. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What the store knows of one artifact without reading its data: the sidecar's contents, less
+ * the line index.
+ *
+ * @example
+ * ```ts
+ * const record: StoredArtifactRecord | undefined = await store.info('ci build 4812');
+ * console.log(record?.id, record?.byteLength, record?.lineCount);
+ * ```
+ */
+export interface StoredArtifactRecord {
+  /** Random, URL-safe; the file names derive from it, never from `name`. */
+  id: string;
+  name: string | undefined;
+  kind: ArtifactKind;
+  mediaType: string | undefined;
+  byteLength: number;
+  lineCount: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Epoch milliseconds; `undefined` when the artifact never expires. */
+  expiresAt: number | undefined;
+  metadata: Record<string, unknown>;
+  /** SHA-256 of the bytes, hex: a strong validator, served as the ETag. */
+  sha256: string;
+}
+
+/**
+ * Options for `ArtifactStore.gc`.
+ *
+ * @example
+ * ```ts
+ * await store.gc({ spoolDirectory: os.tmpdir() });
+ * ```
+ */
+export interface GcOptions {
+  /**
+   * Also remove the private spool directories (`spoolforge-<pid>-*`) that crashed processes left
+   * directly under this directory. Default: not scanned.
+   */
+  spoolDirectory?: string;
+  /** A temp file or orphan younger than this is left alone (a put may be under way). Default 60 s. */
+  graceMilliseconds?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * What one `gc` run removed, by reason.
+ *
+ * @example
+ * ```ts
+ * const report: GcReport = await store.gc();
+ * console.log(`${report.expired.length} expired artifacts removed`);
+ * ```
+ */
+export interface GcReport {
+  /** Ids of artifacts past their `expiresAt`. */
+  expired: string[];
+  /** Paths of data files without a sidecar, or sidecars without data. */
+  orphans: string[];
+  /** Paths of temp files of puts that never finished. */
+  temporary: string[];
+  /** Paths of spool directories of processes that are gone. */
+  spoolDirectories: string[];
+}
