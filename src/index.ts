@@ -117,6 +117,8 @@ export {
   throwIfAborted,
 } from './shared/spoolforge-error.js';
 export { FileSpoolReader } from './spool/file-spool-reader.js';
+export { redactUrl } from './spool/http-range-request.js';
+export { HttpSpoolReader, type HttpSpoolReaderOptions } from './spool/http-spool-reader.js';
 export { type LineBlocksOptions, lineBlocks } from './spool/line-blocks.js';
 export {
   type LineCheckpoint,

@@ -1,0 +1,345 @@
+import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  FileSpoolReader,
+  HttpSpoolReader,
+  readerChunks,
+  SpooledArtifact,
+  SpoolforgeError,
+  tailOffset,
+} from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { type Handler, serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
+import { tempDirectory, tempFile } from '../helpers/temp-files.js';
+
+const numberedLog = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, line) => `${line + 1} ${line % 97 === 0 ? 'ERROR' : 'INFO'} ${'x'.repeat(line % 80)}\n`,
+  ).join('');
+
+/** Rejects with a SpoolforgeError of `code`, returning it for more checks. */
+async function failure(promise: Promise<unknown>, code: string): Promise<SpoolforgeError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(SpoolforgeError.isInstance(error), String(error)).toBe(true);
+  expect((error as SpoolforgeError).code, (error as Error).message).toBe(code);
+  return error as SpoolforgeError;
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
+/** Fast retries so fault tests do not wait on real backoff. */
+const quick = { retryDelay: 1, maxRetryDelay: 2_000 };
+
+describe('HttpSpoolReader against send', () => {
+  it('finds the head and the last lines in one or two requests each', async () => {
+    const path = await tempFile(numberedLog(60_000));
+    const bytes = await readFile(path);
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path));
+    const local = SpooledArtifact.fromFile(path);
+    const remote = new SpooledArtifact(reader);
+    expect(await remote.head(5)).toEqual(await local.head(5));
+    expect(server.requests).toHaveLength(1);
+    const start = await tailOffset(reader, 20);
+    const lastLines = await collect(readerChunks(reader, { start }));
+    expect(lastLines.toString().startsWith('59981 ')).toBe(true);
+    expect(lastLines.toString().split('\n')).toHaveLength(21);
+    expect(bytes.subarray(start)).toEqual(lastLines);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(reader.stats.bytesReceived).toBeLessThanOrEqual(3 * 128 * 1024);
+    await remote.close();
+    await local.close();
+  });
+
+  it('streams a scan in growing parts with read-ahead, byte for byte', async () => {
+    const text = numberedLog(40_000);
+    const path = await tempFile(text);
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path), {
+      blockSize: 4096,
+      partSize: 64 * 1024,
+      readAhead: 3,
+    });
+    expect((await collect(readerChunks(reader))).toString()).toBe(text);
+    const sizes = server.requests.slice(1).map(({ range }) => {
+      const [start, end] = (range ?? '').replace('bytes=', '').split('-').map(Number);
+      return (end as number) - (start as number) + 1;
+    });
+    expect(Math.max(...sizes)).toBe(64 * 1024);
+    expect(sizes[1]).toBeLessThan(sizes[3] as number); // parts grow
+    expect(reader.stats.bytesReceived).toBe(Buffer.byteLength(text));
+    const grep = await new SpooledArtifact(reader).grep('ERROR', { maxCount: 3 });
+    await using local = SpooledArtifact.fromFile(path);
+    expect(grep).toEqual(await local.grep('ERROR', { maxCount: 3 }));
+  });
+
+  it('reads arbitrary ranges through the block cache, asking again only for missing blocks', async () => {
+    const path = await tempFile(numberedLog(20_000));
+    const bytes = await readFile(path);
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path), { blockSize: 8192 });
+    const local = new FileSpoolReader(path);
+    for (const [position, length] of [
+      [0, 10],
+      [8190, 5],
+      [100_000, 40_000],
+      [bytes.length - 3, 10],
+      [bytes.length + 5, 10],
+    ] as const) {
+      expect(Buffer.from(await reader.read(position, length))).toEqual(
+        Buffer.from(await local.read(position, length)),
+      );
+    }
+    const count = server.requests.length;
+    await reader.read(100_500, 30_000); // inside blocks already cached
+    expect(server.requests.length).toBe(count);
+    await local.close();
+  });
+
+  it('stops requesting when a scan stops early (a head of a large object)', async () => {
+    const path = await tempFile(numberedLog(200_000));
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path));
+    for await (const _chunk of readerChunks(reader)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it('sends custom headers and goes through a custom fetch', async () => {
+    const path = await tempFile('one\ntwo\n');
+    const server = await startServer(serveFiles(path));
+    const seen: string[] = [];
+    const reader = new HttpSpoolReader(urlOf(server, path, '?X-Amz-Signature=secret'), {
+      headers: { authorization: 'Bearer token-1' },
+      fetch: (input, init) => {
+        seen.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    expect(Buffer.from(await reader.read(0, 100)).toString()).toBe('one\ntwo\n');
+    expect(server.requests[0]?.authorization).toBe('Bearer token-1');
+    expect(server.requests[0]?.url).toContain('X-Amz-Signature=secret');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('reports a missing object or a refused one without the query string', async () => {
+    const path = await tempFile('x\n');
+    const server = await startServer(serveFiles(path));
+    const missing = new HttpSpoolReader(`${server.origin}/nope.log?X-Amz-Signature=secret`);
+    const notFound = await failure(missing.byteLength(), 'E_REMOTE_NOT_FOUND');
+    expect(notFound.message).toContain(`${server.origin}/nope.log`);
+    expect(notFound.message).not.toContain('secret');
+    const forbidden = await startServer((_request, response) => {
+      response.statusCode = 403;
+      response.end('expired');
+    });
+    const refused = await failure(
+      new HttpSpoolReader(`${forbidden.origin}/a?sig=secret`).read(0, 1),
+      'E_REMOTE_FORBIDDEN',
+    );
+    expect(refused.message).not.toContain('secret');
+    expect(() => new HttpSpoolReader('ftp://example.com/x')).toThrow(/not an http/);
+  });
+
+  it('gives an empty object (416 */0) length zero', async () => {
+    const path = await tempFile('');
+    const server = await startServer(serveFiles(path));
+    const artifact = new SpooledArtifact(new HttpSpoolReader(urlOf(server, path)));
+    expect(await artifact.byteLength()).toBe(0);
+    expect(await artifact.lineCount()).toBe(0);
+    expect(await artifact.tail(3)).toEqual([]);
+  });
+});
+
+/** Serves `path` with send, but lets `fault` answer request number `n` (1-based) first. */
+function faulty(
+  path: string,
+  fault: (n: number, request: Parameters<Handler>[0], response: Parameters<Handler>[1]) => boolean,
+  options: Parameters<typeof serveFiles>[1] = {},
+): Handler {
+  const serve = serveFiles(path, options);
+  let count = 0;
+  return (request, response) => {
+    count++;
+    if (!fault(count, request, response)) serve(request, response);
+  };
+}
+
+describe('HttpSpoolReader against faults', () => {
+  it('retries 503 and 429, honouring Retry-After', async () => {
+    const path = await tempFile(numberedLog(1000));
+    const server = await startServer(
+      faulty(path, (n, _request, response) => {
+        if (n > 2) return false;
+        response.writeHead(n === 1 ? 503 : 429, { 'retry-after': '1' }).end();
+        return true;
+      }),
+    );
+    const started = Date.now();
+    const reader = new HttpSpoolReader(urlOf(server, path), quick);
+    expect(await reader.byteLength()).toBe((await readFile(path)).length);
+    expect(server.requests).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900); // waited as asked, twice
+  });
+
+  it('gives up after its retries, and refuses a Retry-After past maxRetryDelay', async () => {
+    const path = await tempFile('x\n');
+    const always500 = await startServer((_request, response) => response.writeHead(500).end());
+    const error = await failure(
+      new HttpSpoolReader(`${always500.origin}/x?token=secret`, { ...quick, retries: 2 }).read(
+        0,
+        1,
+      ),
+      'E_REMOTE_FAILED',
+    );
+    expect(error.message).toMatch(/500.*after 3 attempts/);
+    expect(error.message).not.toContain('secret');
+    expect(always500.requests).toHaveLength(3);
+    const slowDown = await startServer(
+      faulty(path, (_n, _request, response) => {
+        response.writeHead(429, { 'retry-after': '3600' }).end();
+        return true;
+      }),
+    );
+    const waitError = await failure(
+      new HttpSpoolReader(urlOf(slowDown, path), quick).byteLength(),
+      'E_REMOTE_FAILED',
+    );
+    expect(waitError.message).toMatch(/asks to wait 3600000 ms/);
+  });
+
+  it('resumes a body cut off mid-way from the last byte received', async () => {
+    const text = numberedLog(30_000);
+    const path = await tempFile(text);
+    const server = await startServer(
+      faulty(path, (n, request, response) => {
+        if (n !== 2) return false;
+        // Send the headers and part of the range, then drop the connection.
+        const [start, end] = (request.headers.range ?? '').replace('bytes=', '').split('-');
+        const first = Number(start);
+        response.writeHead(206, {
+          'content-range': `bytes ${first}-${end}/${Buffer.byteLength(text)}`,
+          'content-length': String(Number(end) - first + 1),
+        });
+        response.write(Buffer.from(text).subarray(first, first + 1000), () =>
+          response.socket?.destroy(),
+        );
+        return true;
+      }),
+    );
+    const reader = new HttpSpoolReader(urlOf(server, path), { ...quick, blockSize: 4096 });
+    expect((await collect(readerChunks(reader))).toString()).toBe(text);
+    const retry = server.requests[2];
+    const cut = server.requests[1];
+    const cutStart = Number((cut?.range ?? '').replace('bytes=', '').split('-')[0]);
+    expect(retry?.range).toMatch(new RegExp(`^bytes=${cutStart + 1000}-`));
+  });
+
+  it('fails with E_REMOTE_CHANGED when the object is replaced mid-read (If-Match → 412)', async () => {
+    const directory = await tempDirectory();
+    const path = join(directory, 'build.log');
+    await writeFile(path, numberedLog(20_000));
+    let version = 1;
+    const server = await startServer(
+      faulty(
+        path,
+        (_n, _request, response) => {
+          response.setHeader('etag', `"v${version}"`);
+          return false;
+        },
+        { etag: false },
+      ),
+    );
+    const reader = new HttpSpoolReader(urlOf(server, path), { blockSize: 4096 });
+    await reader.read(0, 10);
+    await writeFile(`${path}.next`, numberedLog(20_001));
+    await rename(`${path}.next`, path);
+    version = 2;
+    const error = await failure(reader.read(50_000, 10), 'E_REMOTE_CHANGED');
+    expect(error.message).toMatch(/changed while being read/);
+    expect(server.requests[1]?.ifMatch).toBe('"v1"');
+    expect(server.requests[1]?.ifRange).toBe('"v1"');
+  });
+
+  it('fails with E_REMOTE_CHANGED when a server ignoring conditionals sends a new ETag or length', async () => {
+    const directory = await tempDirectory();
+    const path = join(directory, 'build.log');
+    await writeFile(path, numberedLog(20_000));
+    let version = 1;
+    const server = await startServer(
+      faulty(
+        path,
+        (_n, request, response) => {
+          delete request.headers['if-match'];
+          delete request.headers['if-range'];
+          response.setHeader('etag', `"v${version}"`);
+          return false;
+        },
+        { etag: false, lastModified: false },
+      ),
+    );
+    const reader = new HttpSpoolReader(urlOf(server, path), { blockSize: 4096 });
+    await reader.read(0, 10);
+    version = 2;
+    await failure(reader.read(50_000, 10), 'E_REMOTE_CHANGED');
+    // Same ETag but shorter: the range is past the new end (416).
+    version = 1;
+    await truncate(path, 40_000);
+    await failure(reader.read(60_000, 10), 'E_REMOTE_CHANGED');
+  });
+
+  it('reads a small body whole when Range is ignored, and refuses a large one', async () => {
+    const small = await tempFile(numberedLog(100));
+    const server = await startServer(serveFiles(small, { acceptRanges: false }));
+    const artifact = new SpooledArtifact(new HttpSpoolReader(urlOf(server, small)));
+    await using local = SpooledArtifact.fromFile(small);
+    expect(await artifact.tail(2)).toEqual(await local.tail(2));
+    expect(server.requests).toHaveLength(1);
+    const large = await tempFile(numberedLog(50_000), 'large.log');
+    const largeServer = await startServer(serveFiles(large, { acceptRanges: false }));
+    const error = await failure(
+      new HttpSpoolReader(urlOf(largeServer, large)).byteLength(),
+      'E_REMOTE_RANGE_UNSUPPORTED',
+    );
+    expect(error.message).toMatch(/ignores Range requests/);
+  });
+
+  it('aborts a slow response at once, and times out a stalled one', async () => {
+    const path = await tempFile('slow\n');
+    const server = await startServer(
+      faulty(path, (_n, _request, response) => {
+        response.writeHead(206, { 'content-range': 'bytes 0-4/5', 'content-length': '5' });
+        response.flushHeaders(); // then nothing: a stalled body
+        return true;
+      }),
+    );
+    const controller = new AbortController();
+    const reader = new HttpSpoolReader(urlOf(server, path), { signal: controller.signal });
+    const pending = reader.byteLength();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await failure(pending, 'E_ABORTED');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const timed = new HttpSpoolReader(urlOf(server, path), { ...quick, timeout: 200, retries: 1 });
+    const error = await failure(timed.byteLength(), 'E_REMOTE_FAILED');
+    expect(error.message).toMatch(/no data for 200 ms.*after 2 attempts/);
+  });
+
+  it('fails reads after close()', async () => {
+    const path = await tempFile('a\nb\n');
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path));
+    expect(await reader.byteLength()).toBe(4);
+    await reader.close();
+    await failure(reader.read(0, 1), 'E_ABORTED');
+    expect(reader.describe()).toEqual({ kind: 'http', locator: urlOf(server, path) });
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * A least-recently-used cache of fixed-size blocks, bounded in bytes: what keeps repeated
+ * head/tail/line lookups on a remote object from asking the server again.
+ *
+ * @example
+ * ```ts
+ * const cache = new BlockCache(8 * 1024 * 1024);
+ * cache.set(0, firstBlock);
+ * cache.get(0); // firstBlock, now the most recently used
+ * ```
+ */
+export class BlockCache {
+  readonly maxBytes: number;
+  readonly #blocks = new Map<number, Uint8Array>();
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes held. */
+  get byteLength(): number {
+    return this.#bytes;
+  }
+
+  get(index: number): Uint8Array | undefined {
+    const block = this.#blocks.get(index);
+    if (block) {
+      // Map keeps insertion order: re-inserting marks the block most recently used.
+      this.#blocks.delete(index);
+      this.#blocks.set(index, block);
+    }
+    return block;
+  }
+
+  set(index: number, block: Uint8Array): void {
+    this.delete(index);
+    this.#blocks.set(index, block);
+    this.#bytes += block.length;
+    for (const [oldest, evicted] of this.#blocks) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#blocks.delete(oldest);
+      this.#bytes -= evicted.length;
+    }
+  }
+
+  delete(index: number): void {
+    const block = this.#blocks.get(index);
+    if (!block) return;
+    this.#blocks.delete(index);
+    this.#bytes -= block.length;
+  }
+
+  clear(): void {
+    this.#blocks.clear();
+    this.#bytes = 0;
+  }
+}

@@ -1,0 +1,302 @@
+import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { parseRetryAfter, RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
+
+/**
+ * Where and how a remote object is fetched: everything a Range request needs besides the range.
+ *
+ * @example
+ * ```ts
+ * const client: RangeClient = { url, label: redactUrl(url), fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
+ * ```
+ */
+export interface RangeClient {
+  url: string;
+  /** The URL as errors show it: without its query string, which may hold a signature. */
+  label: string;
+  fetch: typeof globalThis.fetch;
+  headers: Headers;
+  policy: RetryPolicy;
+  /** Milliseconds an attempt may wait for headers or for the next body chunk. */
+  timeout: number;
+  /** A server that ignores Range may send a body up to this size whole. */
+  wholeBodyLimit: number;
+}
+
+/**
+ * What the first response said about the object: its length and validators. Later requests
+ * must agree with it, or the read fails with `E_REMOTE_CHANGED` instead of mixing versions.
+ *
+ * @example
+ * ```ts
+ * const identity: RemoteIdentity = { length: 1 << 30, etag: '"5f3a"', lastModified: undefined };
+ * ```
+ */
+export interface RemoteIdentity {
+  length: number;
+  etag: string | undefined;
+  lastModified: string | undefined;
+}
+
+/**
+ * The first request: `bytes=0-(firstLength-1)`. Learns the length and validators and returns
+ * the first bytes; `whole` when the server sent the entire (small) body instead of a range.
+ */
+export async function probeRemote(
+  client: RangeClient,
+  firstLength: number,
+  signal: AbortSignal,
+): Promise<{ identity: RemoteIdentity; head: Uint8Array; whole: boolean }> {
+  const headers = requestHeaders(client, `bytes=0-${firstLength - 1}`);
+  return withRetries(client.label, client.policy, signal, () =>
+    attempt(client, headers, signal, async (response, touch) => {
+      const range = parseContentRange(response.headers.get('content-range'));
+      if (response.status === 206 && range?.total !== undefined && range.start === 0) {
+        const head = new Uint8Array(range.end - range.start + 1);
+        await readBody(client, response, head, { received: 0 }, touch);
+        return { identity: identityOf(response, range.total), head, whole: false };
+      }
+      if (response.status === 200) return wholeBody(client, response, touch);
+      await discard(response);
+      if (response.status === 206) {
+        throw new SpoolforgeError(
+          'E_REMOTE_RANGE_UNSUPPORTED',
+          `${client.label}: the server's Content-Range (${response.headers.get('content-range')}) gives no length`,
+        );
+      }
+      if (response.status === 416 && range?.total === 0) {
+        return { identity: identityOf(response, 0), head: new Uint8Array(0), whole: true };
+      }
+      throw statusFailure(client.label, response);
+    }),
+  );
+}
+
+/**
+ * Bytes `[start, end)` of the object `identity` describes, sent with `If-Range`/`If-Match` and
+ * checked against it. A body cut off mid-way resumes from the last byte received.
+ */
+export async function fetchRange(
+  client: RangeClient,
+  identity: RemoteIdentity,
+  start: number,
+  end: number,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const target = new Uint8Array(end - start);
+  const progress = { received: 0 };
+  await withRetries(client.label, client.policy, signal, () => {
+    const from = start + progress.received;
+    const headers = requestHeaders(client, `bytes=${from}-${end - 1}`, identity);
+    return attempt(client, headers, signal, async (response, touch) => {
+      if (response.status === 206) {
+        checkSameObject(client.label, identity, response);
+        const range = parseContentRange(response.headers.get('content-range'));
+        if (range?.total !== undefined && range.total !== identity.length) {
+          await discard(response);
+          throw changed(client.label, `its length went from ${identity.length} to ${range.total}`);
+        }
+        if (range?.start !== from) {
+          await discard(response);
+          throw new SpoolforgeError(
+            'E_REMOTE_FAILED',
+            `${client.label}: asked for bytes from ${from}, got Content-Range ${response.headers.get('content-range')}`,
+          );
+        }
+        await readBody(client, response, target, progress, touch);
+        return;
+      }
+      await discard(response);
+      if (response.status === 412 || response.status === 416) {
+        throw changed(
+          client.label,
+          `the server answered ${response.status} to a conditional range`,
+        );
+      }
+      if (response.status === 200) {
+        // With If-Range, a 200 is the server sending a new version whole.
+        checkSameObject(client.label, identity, response);
+        throw new SpoolforgeError(
+          'E_REMOTE_RANGE_UNSUPPORTED',
+          `${client.label}: the server stopped honouring Range requests`,
+        );
+      }
+      throw statusFailure(client.label, response);
+    });
+  });
+  return target;
+}
+
+/**
+ * The part of a URL that is safe to show: presigned URLs carry credentials in the query string,
+ * and URLs may carry a user and password.
+ *
+ * @example
+ * ```ts
+ * redactUrl('https://bucket.s3.amazonaws.com/build.log?X-Amz-Signature=abc'); // 'https://bucket.s3.amazonaws.com/build.log'
+ * ```
+ */
+export function redactUrl(url: string | URL): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return String(url).replace(/[?#].*$/s, '');
+  }
+}
+
+type ResponseHandler<T> = (response: Response, touch: () => void) => Promise<T>;
+
+/**
+ * One request with a timeout for the headers and for each body chunk (`touch` resets it).
+ * Network failures and timeouts become {@link RetryableFailure}; the caller's abort, `E_ABORTED`.
+ */
+async function attempt<T>(
+  client: RangeClient,
+  headers: Headers,
+  signal: AbortSignal,
+  handle: ResponseHandler<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), client.timeout);
+  };
+  touch();
+  try {
+    const combined = AbortSignal.any([signal, controller.signal]);
+    const response = await client.fetch(client.url, { headers, signal: combined });
+    touch();
+    return await handle(response, touch);
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    if (controller.signal.aborted) {
+      throw new RetryableFailure(`no data for ${client.timeout} ms`, { cause: error });
+    }
+    if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new RetryableFailure(`network error (${detail})`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads a body into `target` from `progress.received`; a short body is a retryable failure. */
+async function readBody(
+  client: RangeClient,
+  response: Response,
+  target: Uint8Array,
+  progress: { received: number },
+  touch: () => void,
+): Promise<void> {
+  if (!response.body) throw new RetryableFailure('the response had no body');
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    touch();
+    if (progress.received + chunk.length > target.length) {
+      throw new SpoolforgeError(
+        'E_REMOTE_FAILED',
+        `${client.label}: the server sent more bytes than the range asked for`,
+      );
+    }
+    target.set(chunk, progress.received);
+    progress.received += chunk.length;
+  }
+  if (progress.received < target.length) {
+    throw new RetryableFailure(
+      `the connection closed after ${progress.received} of ${target.length} bytes`,
+    );
+  }
+}
+
+/** A 200 to a Range request: usable only when the whole body is small enough to keep. */
+async function wholeBody(
+  client: RangeClient,
+  response: Response,
+  touch: () => void,
+): Promise<{ identity: RemoteIdentity; head: Uint8Array; whole: boolean }> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (!(declared <= client.wholeBodyLimit)) {
+    await discard(response);
+    throw new SpoolforgeError(
+      'E_REMOTE_RANGE_UNSUPPORTED',
+      `${client.label}: the server ignores Range requests (it answered 200) and the body is ${
+        Number.isNaN(declared) ? 'of unknown size' : `${declared} bytes`
+      }, more than wholeBodyLimit (${client.wholeBodyLimit} bytes)`,
+    );
+  }
+  const head = new Uint8Array(declared);
+  await readBody(client, response, head, { received: 0 }, touch);
+  return { identity: identityOf(response, declared), head, whole: true };
+}
+
+function requestHeaders(client: RangeClient, range: string, identity?: RemoteIdentity): Headers {
+  const headers = new Headers(client.headers);
+  headers.set('range', range);
+  // Compressed bodies would make byte ranges meaningless.
+  headers.set('accept-encoding', 'identity');
+  if (identity?.etag && !identity.etag.startsWith('W/')) {
+    headers.set('if-range', identity.etag);
+    headers.set('if-match', identity.etag);
+  } else if (identity?.lastModified) {
+    headers.set('if-range', identity.lastModified);
+  }
+  return headers;
+}
+
+function identityOf(response: Response, length: number): RemoteIdentity {
+  return {
+    length,
+    etag: response.headers.get('etag') ?? undefined,
+    lastModified: response.headers.get('last-modified') ?? undefined,
+  };
+}
+
+function checkSameObject(label: string, identity: RemoteIdentity, response: Response): void {
+  const etag = response.headers.get('etag');
+  if (identity.etag && etag && etag !== identity.etag) {
+    throw changed(label, `its ETag went from ${identity.etag} to ${etag}`);
+  }
+  const lastModified = response.headers.get('last-modified');
+  if (identity.lastModified && lastModified && lastModified !== identity.lastModified) {
+    throw changed(label, `its Last-Modified went from ${identity.lastModified} to ${lastModified}`);
+  }
+}
+
+function changed(label: string, how: string): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_REMOTE_CHANGED',
+    `${label} changed while being read: ${how}; open it again to read the new version`,
+  );
+}
+
+function statusFailure(label: string, response: Response): Error {
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (response.status === 404 || response.status === 410) {
+    return new SpoolforgeError('E_REMOTE_NOT_FOUND', `${label}: ${status}`);
+  }
+  if (response.status === 401 || response.status === 403) {
+    return new SpoolforgeError(
+      'E_REMOTE_FORBIDDEN',
+      `${label}: ${status} (check the credentials; a presigned URL may have expired)`,
+    );
+  }
+  if (response.status === 408 || response.status === 429 || response.status >= 500) {
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    return new RetryableFailure(status, retryAfter === undefined ? {} : { retryAfter });
+  }
+  return new SpoolforgeError('E_REMOTE_FAILED', `${label}: ${status}`);
+}
+
+function parseContentRange(
+  value: string | null,
+): { start: number; end: number; total: number | undefined } | undefined {
+  const match = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(value?.trim() ?? '');
+  if (!match) return undefined;
+  const total = match[3] === '*' ? undefined : Number(match[3]);
+  return { start: Number(match[1] ?? -1), end: Number(match[2] ?? -1), total };
+}
+
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}

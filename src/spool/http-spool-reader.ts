@@ -1,0 +1,329 @@
+import { abortError, SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { BlockCache } from './block-cache.js';
+import {
+  fetchRange,
+  probeRemote,
+  type RangeClient,
+  type RemoteIdentity,
+  redactUrl,
+} from './http-range-request.js';
+import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
+
+/**
+ * Options for an {@link HttpSpoolReader}.
+ *
+ * @example
+ * ```ts
+ * const options: HttpSpoolReaderOptions = { headers: { authorization: `Bearer ${token}` }, retries: 6 };
+ * ```
+ */
+export interface HttpSpoolReaderOptions {
+  /** Sent with every request (authorization, cookies, API keys). */
+  headers?: ConstructorParameters<typeof Headers>[0];
+  /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */
+  fetch?: typeof globalThis.fetch;
+  /** Unit of the block cache and of random reads. Default 128 KiB. */
+  blockSize?: number;
+  /** Bytes the least-recently-used block cache keeps. Default 8 MiB. */
+  cacheBytes?: number;
+  /** The largest request of a sequential scan; scans start at two blocks and double. Default 8 MiB. */
+  partSize?: number;
+  /** Requests a sequential scan keeps in flight once it is under way. Default 4. */
+  readAhead?: number;
+  /** Retries of a request after network errors, timeouts, 408, 429 and 5xx. Default 4. */
+  retries?: number;
+  /** First backoff in milliseconds, doubled each retry (with jitter). Default 250. */
+  retryDelay?: number;
+  /** Longest wait between attempts; a `Retry-After` asking more fails the read. Default 10 s. */
+  maxRetryDelay?: number;
+  /** Milliseconds to wait for response headers or the next body chunk. Default 30 s. */
+  timeout?: number;
+  /**
+   * A server that ignores Range (answers 200) is still read when its body is at most this
+   * size, kept whole in memory; larger ones fail with `E_REMOTE_RANGE_UNSUPPORTED`. Default 1 MiB.
+   */
+  wholeBodyLimit?: number;
+  /** Aborts every request in flight and fails later reads with `E_ABORTED`. */
+  signal?: AbortSignal;
+}
+
+interface Remote {
+  identity: RemoteIdentity;
+  /** The whole body, when the server sent it instead of a range. */
+  whole: Uint8Array | undefined;
+}
+
+/**
+ * Reads an object over HTTP(S) with Range requests (RFC 9110), never downloading more than it is
+ * asked for: any server that answers Range (nginx, S3 and GCS presigned URLs, `send`, a CDN).
+ * The first request fetches the first block and learns the length and validator (a strong ETag,
+ * else Last-Modified); later ones carry `If-Range`/`If-Match`, so an object replaced mid-read
+ * fails with `E_REMOTE_CHANGED` instead of mixing versions. Random reads go through an LRU block
+ * cache (head, tail and a line lookup cost a request or two); {@link HttpSpoolReader.stream}
+ * keeps several growing requests in flight for scans. Errors name the URL without its query
+ * string, which may hold a signature.
+ *
+ * @example
+ * ```ts
+ * const reader = new HttpSpoolReader('https://logs.example.com/build-4812.log', {
+ *   headers: { authorization: `Bearer ${process.env.LOGS_TOKEN}` },
+ * });
+ * const artifact = new SpooledArtifact(reader);
+ * console.log(await artifact.tail(20));
+ * await artifact.close();
+ * ```
+ */
+export class HttpSpoolReader implements SpoolReader {
+  readonly url: string;
+  readonly #client: RangeClient;
+  readonly #blockSize: number;
+  readonly #partSize: number;
+  readonly #readAhead: number;
+  readonly #cache: BlockCache;
+  readonly #inFlight = new Map<number, Promise<Uint8Array>>();
+  /** Aborted by `close()` or the reader's own signal. */
+  readonly #controller = new AbortController();
+  #remote: Promise<Remote> | undefined;
+  #requestCount = 0;
+  #bytesReceived = 0;
+
+  constructor(url: string | URL, options: HttpSpoolReaderOptions = {}) {
+    this.url = String(url);
+    const protocol = URL.canParse(this.url) ? new URL(this.url).protocol : '';
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', `${redactUrl(this.url)}: not an http(s) URL`);
+    }
+    const fetchImplementation = options.fetch ?? globalThis.fetch;
+    this.#client = {
+      url: this.url,
+      label: redactUrl(this.url),
+      fetch: (input, init) => {
+        this.#requestCount++;
+        return fetchImplementation(input, init);
+      },
+      headers: new Headers(options.headers),
+      policy: {
+        retries: options.retries ?? 4,
+        retryDelay: options.retryDelay ?? 250,
+        maxRetryDelay: options.maxRetryDelay ?? 10_000,
+      },
+      timeout: options.timeout ?? 30_000,
+      wholeBodyLimit: options.wholeBodyLimit ?? 1024 * 1024,
+    };
+    this.#blockSize = options.blockSize ?? 128 * 1024;
+    this.#partSize = Math.max(options.partSize ?? 8 * 1024 * 1024, this.#blockSize);
+    this.#readAhead = Math.max(1, options.readAhead ?? 4);
+    this.#cache = new BlockCache(options.cacheBytes ?? 8 * 1024 * 1024);
+    const { signal } = options;
+    if (signal?.aborted) this.#controller.abort(signal.reason);
+    signal?.addEventListener('abort', () => this.#controller.abort(signal.reason), { once: true });
+  }
+
+  /** Requests sent (retries included) and payload bytes received so far. */
+  get stats(): { requests: number; bytesReceived: number } {
+    return { requests: this.#requestCount, bytesReceived: this.#bytesReceived };
+  }
+
+  async byteLength(): Promise<number> {
+    return (await this.#open()).identity.length;
+  }
+
+  async read(position: number, length: number, options: ReadOptions = {}): Promise<Uint8Array> {
+    const signal = this.#signal(options.signal);
+    const { identity, whole } = await this.#open(signal);
+    const start = Math.max(0, position);
+    const end = Math.min(identity.length, start + Math.max(0, length));
+    if (end <= start) return new Uint8Array(0);
+    if (whole) return whole.subarray(start, end);
+    const first = Math.floor(start / this.#blockSize);
+    const last = Math.floor((end - 1) / this.#blockSize);
+    for (;;) {
+      try {
+        const blocks = await this.#blocks(first, last, identity, signal);
+        return assemble(blocks, start - first * this.#blockSize, end - start);
+      } catch (error) {
+        // A block another read was fetching failed because that read was aborted, not this one.
+        if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED' && !signal.aborted)
+          continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Bytes `[start, end)` in order, for a scan: the first part comes from the block cache, then
+   * requests double from two blocks up to `partSize`, with up to `readAhead` in flight. Stopping
+   * early (a `head`) cancels what is in flight.
+   */
+  async *stream(start = 0, end?: number, options: ReadOptions = {}): AsyncGenerator<Uint8Array> {
+    const controller = new AbortController();
+    const signal = this.#signal(options.signal, controller.signal);
+    const { identity, whole } = await this.#open(signal);
+    const stop = Math.min(end ?? identity.length, identity.length);
+    let position = Math.max(0, start);
+    if (position >= stop) return;
+    if (whole) {
+      yield whole.subarray(position, stop);
+      return;
+    }
+    const firstEnd = Math.min(stop, (Math.floor(position / this.#blockSize) + 1) * this.#blockSize);
+    yield await this.read(position, firstEnd - position, { signal });
+    position = firstEnd;
+    const queue: Promise<Uint8Array>[] = [];
+    let next = position;
+    let size = 2 * this.#blockSize;
+    let window = 1;
+    try {
+      while (position < stop) {
+        while (queue.length < window && next < stop) {
+          const partEnd = Math.min(stop, next + size);
+          const part = this.#fetch(identity, next, partEnd, signal);
+          part.catch(() => undefined); // awaited in order below; not an unhandled rejection
+          queue.push(part);
+          next = partEnd;
+          size = Math.min(size * 2, this.#partSize);
+        }
+        const part = await (queue.shift() as Promise<Uint8Array>);
+        position += part.length;
+        window = Math.min(window + 1, this.#readAhead);
+        yield part;
+      }
+    } finally {
+      controller.abort();
+    }
+  }
+
+  /** `{ kind: 'http', locator: url }`. The locator is the full URL: a presigned one's secret too. */
+  describe(): ReaderDescriptor {
+    return { kind: 'http', locator: this.url };
+  }
+
+  /** Aborts requests in flight and drops the cache; later reads fail with `E_ABORTED`. */
+  async close(): Promise<void> {
+    this.#controller.abort(new SpoolforgeError('E_SPOOL_CLOSED', 'The reader was closed'));
+    this.#cache.clear();
+  }
+
+  #open(signal: AbortSignal = this.#controller.signal): Promise<Remote> {
+    throwIfAborted(signal);
+    if (!this.#remote) {
+      // Shared by every caller, so only the reader's own signal may cancel it.
+      const probe = probeRemote(this.#client, this.#blockSize, this.#controller.signal).then(
+        ({ identity, head, whole }) => {
+          this.#bytesReceived += head.length;
+          if (whole) return { identity, whole: head };
+          this.#cache.set(0, head);
+          return { identity, whole: undefined };
+        },
+      );
+      // A failed probe (an abort, a network outage) is not remembered: the next call tries again.
+      probe.catch(() => {
+        if (this.#remote === probe) this.#remote = undefined;
+      });
+      this.#remote = probe;
+    }
+    return raceAbort(this.#remote, signal);
+  }
+
+  /** Blocks `first..last`: cached, already in flight, or fetched now, one request per missing run. */
+  #blocks(
+    first: number,
+    last: number,
+    identity: RemoteIdentity,
+    signal: AbortSignal,
+  ): Promise<Uint8Array[]> {
+    const blocks: (Uint8Array | Promise<Uint8Array>)[] = [];
+    let run: number[] = [];
+    const fetchRun = () => {
+      const indices = run;
+      run = [];
+      if (indices.length === 0) return;
+      const runStart = (indices[0] as number) * this.#blockSize;
+      const runEnd = Math.min(identity.length, runStart + indices.length * this.#blockSize);
+      const bytes = this.#fetch(identity, runStart, runEnd, signal);
+      const copy = indices.length > 1;
+      indices.forEach((index, offset) => {
+        // A copy when the run has several blocks: a cached view would pin the whole run's buffer.
+        const block = bytes.then((all) =>
+          (copy ? all.slice : all.subarray).call(
+            all,
+            offset * this.#blockSize,
+            (offset + 1) * this.#blockSize,
+          ),
+        );
+        this.#inFlight.set(index, block);
+        block.then(
+          (value) => this.#cache.set(index, value),
+          () => undefined,
+        );
+        block.finally(() => this.#inFlight.delete(index)).catch(() => undefined);
+        blocks[index - first] = block;
+      });
+    };
+    for (let index = first; index <= last; index++) {
+      const known = this.#cache.get(index) ?? this.#inFlight.get(index);
+      if (known) {
+        fetchRun();
+        blocks[index - first] = known;
+      } else {
+        run.push(index);
+      }
+    }
+    fetchRun();
+    return raceAbort(Promise.all(blocks), signal);
+  }
+
+  async #fetch(
+    identity: RemoteIdentity,
+    start: number,
+    end: number,
+    signal: AbortSignal,
+  ): Promise<Uint8Array> {
+    const bytes = await fetchRange(this.#client, identity, start, end, signal);
+    this.#bytesReceived += bytes.length;
+    return bytes;
+  }
+
+  /** The reader's own signal joined with a call's. */
+  #signal(...signals: (AbortSignal | undefined)[]): AbortSignal {
+    const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    return present.length === 0
+      ? this.#controller.signal
+      : AbortSignal.any([this.#controller.signal, ...present]);
+  }
+}
+
+/** Copies `length` bytes starting `offset` bytes into consecutive blocks (a view when one block has them). */
+function assemble(blocks: Uint8Array[], offset: number, length: number): Uint8Array {
+  const first = blocks[0] as Uint8Array;
+  if (blocks.length === 1) return first.subarray(offset, offset + length);
+  const target = new Uint8Array(length);
+  let written = 0;
+  let skip = offset;
+  for (const block of blocks) {
+    const piece = block.subarray(skip, skip + length - written);
+    target.set(piece, written);
+    written += piece.length;
+    skip = 0;
+  }
+  return target;
+}
+
+/** Rejects with `E_ABORTED` as soon as `signal` fires, whatever `promise` is doing. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
