@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -21,5 +23,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The CLI persists line indexes of large files; specs keep theirs out of the user's cache.
+    env: { SPOOLFORGE_CACHE_DIR: join(tmpdir(), `spoolforge-spec-cache-${process.pid}`) },
   },
 });

@@ -1,15 +1,16 @@
+import type { Stats } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { HttpSpoolReader } from '../spool/http-spool-reader.js';
 import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
-import { usageError } from './parse-arguments.js';
 
 /**
- * A CLI SOURCE opened for reading: a regular file is read in place with positioned reads;
- * standard input (`-`), a pipe or a device is a stream.
+ * A CLI SOURCE opened for reading: a regular file is read in place with positioned reads, an
+ * http(s) URL with Range requests; standard input (`-`), a pipe or a device is a stream.
  *
  * @example
  * ```ts
@@ -19,8 +20,10 @@ import { usageError } from './parse-arguments.js';
  * ```
  */
 export interface CliSource {
-  /** The size when it is known up front (regular files). */
+  /** The size when it is known up front (regular files, URLs). */
   size: number | undefined;
+  /** A regular file's path and stats, which key its persisted line index. */
+  file: { path: string; stats: Stats } | undefined;
   /** The bytes from `start`, read once. */
   chunks(options?: ReaderChunksOptions): AsyncIterable<Uint8Array>;
   /** Random access; a stream is spooled first (to a private temp file past a few MiB). */
@@ -29,7 +32,7 @@ export interface CliSource {
 }
 
 /**
- * Opens a SOURCE operand: a path, or `-` for standard input.
+ * Opens a SOURCE operand: a path, an http(s) URL, or `-` for standard input.
  *
  * @example
  * ```ts
@@ -42,19 +45,25 @@ export async function openSource(
 ): Promise<CliSource> {
   if (operand === '-') return streamSource(stdin);
   if (/^https?:\/\//i.test(operand)) {
-    throw usageError(`${operand.replace(/\?.*$/, '')}: http(s) sources are not supported yet`);
+    // Range requests: head, tail and lines read a block or two; grep and count stream it.
+    const reader = new HttpSpoolReader(operand);
+    return readerSource(reader, await reader.byteLength(), undefined);
   }
   const stats = await stat(operand).catch((error: unknown) => {
     throw fileError(operand, error);
   });
   if (stats.isDirectory()) throw fileError(operand, Object.assign(new Error(), { code: 'EISDIR' }));
   if (!stats.isFile()) return streamSource(createReadStream(operand));
-  const reader = new FileSpoolReader(operand);
+  return readerSource(new FileSpoolReader(operand), stats.size, { path: operand, stats });
+}
+
+function readerSource(reader: SpoolReader, size: number, file: CliSource['file']): CliSource {
   return {
-    size: stats.size,
+    size,
+    file,
     chunks: (options) => readerChunks(reader, options),
     reader: async () => reader,
-    close: () => reader.close(),
+    close: async () => reader.close?.(),
   };
 }
 
@@ -62,6 +71,7 @@ function streamSource(stream: AsyncIterable<Uint8Array>): CliSource {
   let spooled: Promise<SpooledArtifact> | undefined;
   return {
     size: undefined,
+    file: undefined,
     chunks: () => stream,
     reader: async () => {
       // Loaded on demand: the artifact layer brings zod, ~100 ms of start-up a file never needs.

@@ -2,6 +2,7 @@ import { detectKind } from '../artifact/detect-kind.js';
 import { LineIndex } from '../spool/line-index.js';
 import type { CliContext, Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
+import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
 import { parseArguments } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { withSource } from './source-operand.js';
@@ -46,20 +47,37 @@ export const statCommand: Command = async (argv, context) => {
   });
 };
 
-/** One streaming pass: byte and line counts, and the first bytes for sniffing. */
+/**
+ * Byte and line counts and the first bytes for sniffing, in one streaming pass. A large file
+ * resumes from its persisted line index (nothing left to read when it is complete) and
+ * persists what it adds.
+ */
 async function measure(source: CliSource, context: CliContext) {
-  const index = new LineIndex({ stride: Number.MAX_SAFE_INTEGER });
+  const { file } = source;
+  // A stream keeps no checkpoints: they would only grow with its length.
+  const index =
+    (file && (await loadLineIndex(file))) ??
+    new LineIndex(file ? {} : { stride: Number.MAX_SAFE_INTEGER });
+  const covered = index.byteLength;
   const progress = new Progress(context.stderr, source.size);
   const head: Uint8Array[] = [];
   let headLength = 0;
-  for await (const chunk of source.chunks({ reuseBuffers: true })) {
-    if (headLength < sniffBytes) {
-      head.push(Buffer.from(chunk.subarray(0, sniffBytes - headLength)));
-      headLength += Math.min(chunk.length, sniffBytes - headLength);
-    }
+  const keepHead = (chunk: Uint8Array) => {
+    if (headLength >= sniffBytes) return;
+    head.push(Buffer.from(chunk.subarray(0, sniffBytes - headLength)));
+    headLength += Math.min(chunk.length, sniffBytes - headLength);
+  };
+  if (covered > 0) {
+    for await (const chunk of source.chunks({ end: Math.min(sniffBytes, covered) }))
+      keepHead(chunk);
+  }
+  for await (const chunk of source.chunks({ start: covered, reuseBuffers: true })) {
+    keepHead(chunk);
     index.append(chunk);
     progress.update(index.byteLength);
   }
   progress.done();
+  if (file && index.byteLength - covered >= minimumCachedFileBytes)
+    await saveLineIndex(file, index);
   return { bytes: index.byteLength, lines: index.lineCount, head: Buffer.concat(head) };
 }

@@ -2,6 +2,7 @@ import { readerChunks } from '../spool/reader-chunks.js';
 import { tailOffset } from '../spool/tail-offset.js';
 import type { Command } from './cli-context.js';
 import { copyBytes, copyLines } from './copy-lines.js';
+import { copyIndexedLines } from './indexed-lines.js';
 import { parseArguments, parseCount, usageError } from './parse-arguments.js';
 import { withSource } from './source-operand.js';
 
@@ -71,7 +72,8 @@ export const tailCommand: Command = async (argv, context) => {
 
 /**
  * `spoolforge lines START END SOURCE`: lines START to END, 1-based and inclusive, byte for byte
- * what `sed -n 'START,ENDp'` prints (an END before START prints line START alone).
+ * what `sed -n 'START,ENDp'` prints (an END before START prints line START alone). A large file's
+ * line index is persisted, so later calls seek instead of scanning.
  *
  * @example
  * ```ts
@@ -88,12 +90,7 @@ export const linesCommand: Command = async (argv, context) => {
       const start = parseCount(first ?? '', 'START').value;
       const end = parseCount(last ?? '', 'END').value;
       if (start === 0) throw usageError('invalid usage of line address 0');
-      await copyLines(
-        source.chunks({ initialChunkSize: 64 * 1024, reuseBuffers: true }),
-        start - 1,
-        Math.max(start, end),
-        context.output,
-      );
+      await copyIndexedLines(source, start - 1, Math.max(start, end), context.output);
       return 0;
     },
   );

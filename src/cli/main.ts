@@ -14,8 +14,9 @@ const usage = `Usage:
   spoolforge count SOURCE               # lines; a final line without a newline counts
   spoolforge stat  SOURCE               # JSON: bytes, lines, detected kind
 
-SOURCE is a file path or - for standard input. PATTERN is a JavaScript regular expression
-(-F for a fixed string). Exit status: 0 found/ok, 1 nothing found (grep), 2 error.
+SOURCE is a file path, an http(s) URL (read with Range requests) or - for standard input.
+PATTERN is a JavaScript regular expression (-F for a fixed string). Exit status: 0 found/ok,
+1 nothing found (grep), 2 error.
 `;
 
 const commands: Record<string, Command> = {

@@ -176,6 +176,11 @@ async function attempt<T>(
     if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+    // Socket failures carry a code and may pass; a name that does not resolve (EAI_AGAIN might)
+    // or a request fetch refuses to send (a blocked port) will fail the same way again.
+    if (!cause?.code || cause.code === 'ENOTFOUND') {
+      throw new SpoolforgeError('E_REMOTE_FAILED', `${client.label}: ${detail}`, { cause: error });
+    }
     throw new RetryableFailure(`network error (${detail})`, { cause: error });
   } finally {
     clearTimeout(timer);
