@@ -23,6 +23,11 @@ export class BlockCache {
     return this.#bytes;
   }
 
+  /** Whether a block is cached, without marking it used. */
+  has(index: number): boolean {
+    return this.#blocks.has(index);
+  }
+
   get(index: number): Uint8Array | undefined {
     const block = this.#blocks.get(index);
     if (block) {

@@ -26,7 +26,7 @@ export interface HttpSpoolReaderOptions {
   blockSize?: number;
   /** Bytes the least-recently-used block cache keeps. Default 8 MiB. */
   cacheBytes?: number;
-  /** The largest request of a sequential scan; scans start at two blocks and double. Default 8 MiB. */
+  /** The largest request of a sequential scan; scans start at two blocks and double. Default 4 MiB. */
   partSize?: number;
   /** Requests a sequential scan keeps in flight once it is under way. Default 4. */
   readAhead?: number;
@@ -111,7 +111,7 @@ export class HttpSpoolReader implements SpoolReader {
       wholeBodyLimit: options.wholeBodyLimit ?? 1024 * 1024,
     };
     this.#blockSize = options.blockSize ?? 128 * 1024;
-    this.#partSize = Math.max(options.partSize ?? 8 * 1024 * 1024, this.#blockSize);
+    this.#partSize = Math.max(options.partSize ?? 4 * 1024 * 1024, this.#blockSize);
     this.#readAhead = Math.max(1, options.readAhead ?? 4);
     this.#cache = new BlockCache(options.cacheBytes ?? 8 * 1024 * 1024);
     const { signal } = options;
@@ -176,8 +176,13 @@ export class HttpSpoolReader implements SpoolReader {
     try {
       while (position < stop) {
         while (queue.length < window && next < stop) {
-          const partEnd = Math.min(stop, next + size);
-          const part = this.#fetch(identity, next, partEnd, signal);
+          // Blocks a lookup already cached (the last ones, after a tail) cost no request.
+          const cachedEnd = Math.min(stop, this.#cachedExtent(next));
+          const partEnd = cachedEnd > next ? cachedEnd : Math.min(stop, next + size);
+          const part =
+            cachedEnd > next
+              ? this.read(next, partEnd - next, { signal })
+              : this.#fetch(identity, next, partEnd, signal);
           part.catch(() => undefined); // awaited in order below; not an unhandled rejection
           queue.push(part);
           next = partEnd;
@@ -282,6 +287,13 @@ export class HttpSpoolReader implements SpoolReader {
     const bytes = await fetchRange(this.#client, identity, start, end, signal);
     this.#bytesReceived += bytes.length;
     return bytes;
+  }
+
+  /** Where the run of cached blocks holding `position` ends (`position` when it is not cached). */
+  #cachedExtent(position: number): number {
+    let index = Math.floor(position / this.#blockSize);
+    while (this.#cache.has(index)) index++;
+    return Math.max(position, index * this.#blockSize);
   }
 
   /** The reader's own signal joined with a call's. */

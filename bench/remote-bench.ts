@@ -1,0 +1,177 @@
+/**
+ * The remote benchmark: `npm run bench:remote -- [--size 512M] [--runs 3]`. Serves the cached
+ * multi-service log with `send` on 127.0.0.1 and times the spoolforge CLI on its URL against
+ * `curl URL | <GNU tool>`, counting the requests and bytes the server sent for each command.
+ * Prints a table and writes JSON to `bench/results/`.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import send from 'send';
+import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
+import { ensureBuilt } from './ensure-built.js';
+import { ensureLog, rareLiteral } from './generate-log.js';
+import { findGnuTime, type RunOptions, runCommand } from './measure.js';
+import { renderTable, type TableColumn, writeResults } from './report.js';
+
+const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
+const root = resolve(benchDirectory, '..');
+const cliPath = join(root, 'dist', 'cli', 'main.js');
+const mebibyte = 1024 * 1024;
+
+interface RemoteRow {
+  operation: string;
+  tool: string;
+  command: string;
+  medianSeconds: number;
+  seconds: number[];
+  requests: number;
+  bytesSent: number;
+  peakRssMebibytes: number | undefined;
+  output: string;
+}
+
+/** A `send` file server that counts requests and body bytes, like an object store's bill. */
+async function startCountingServer(path: string) {
+  const counters = { requests: 0, bytes: 0 };
+  const server = createServer((request, response) => {
+    counters.requests++;
+    const write = response.write.bind(response) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    response.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (chunk && typeof chunk !== 'function')
+        counters.bytes += Buffer.byteLength(chunk as Buffer);
+      return write(chunk, ...rest);
+    }) as typeof response.write;
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    send(request, pathname, { root: dirname(path) }).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/${basename(path)}`, counters, server };
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions();
+  ensureBuilt(root);
+  const logPath = await ensureLog({ size: options.size });
+  const { url, counters, server } = await startCountingServer(logPath);
+  const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-remote-bench-'));
+  const runOptions: RunOptions = {
+    environment: { ...process.env, LC_ALL: 'C', SPOOLFORGE_CACHE_DIR: 'off' },
+    gnuTimePath: findGnuTime(),
+    stdoutPath: join(workDirectory, 'stdout'),
+    rssPath: join(workDirectory, 'rss'),
+  };
+  const spoolforge = (...args: string[]) => [process.execPath, cliPath, ...args, url];
+  const curl = (pipeline: string) => ['sh', '-c', `curl -s '${url}' | ${pipeline}`];
+  const operations: { operation: string; tool: string; argv: string[] }[] = [
+    { operation: 'tail -n 20', tool: 'spoolforge', argv: spoolforge('tail', '-n', '20') },
+    { operation: 'tail -n 20', tool: 'curl | tail', argv: curl('tail -n 20') },
+    { operation: 'head -n 20', tool: 'spoolforge', argv: spoolforge('head', '-n', '20') },
+    { operation: 'head -n 20', tool: 'curl | head', argv: curl('head -n 20') },
+    {
+      operation: `grep -c ${rareLiteral}`,
+      tool: 'spoolforge',
+      argv: spoolforge('grep', '-c', rareLiteral),
+    },
+    {
+      operation: `grep -c ${rareLiteral}`,
+      tool: 'curl | grep',
+      argv: curl(`grep -c ${rareLiteral}`),
+    },
+    { operation: 'count lines', tool: 'spoolforge', argv: spoolforge('count') },
+    { operation: 'count lines', tool: 'curl | wc -l', argv: curl('wc -l') },
+  ];
+  const rows: RemoteRow[] = [];
+  try {
+    // Warm the page cache so the server reads from memory for every tool alike.
+    await runCommand({ argv: ['cat', logPath] }, { ...runOptions, stdoutPath: '/dev/null' });
+    for (const { operation, tool, argv } of operations) {
+      const seconds: number[] = [];
+      let requests = 0;
+      let bytesSent = 0;
+      let peakRss = 0;
+      let output = '';
+      for (let run = 0; run < options.runs; run++) {
+        counters.requests = 0;
+        counters.bytes = 0;
+        const result = await runCommand({ argv }, runOptions);
+        if (result.exitCode !== 0) throw new Error(`${argv.join(' ')}: ${result.stderr}`);
+        seconds.push(result.seconds);
+        requests = counters.requests;
+        bytesSent = counters.bytes;
+        peakRss = Math.max(peakRss, result.peakRssBytes ?? 0);
+        output = (await readFile(runOptions.stdoutPath, 'utf8')).slice(0, 4096);
+      }
+      const medianSeconds = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)] ?? 0;
+      rows.push({
+        operation,
+        tool,
+        command: argv.join(' ').replace(cliPath, 'spoolforge'),
+        medianSeconds,
+        seconds,
+        requests,
+        bytesSent,
+        peakRssMebibytes: peakRss ? peakRss / mebibyte : undefined,
+        output,
+      });
+      console.error(`${operation} / ${tool}: ${medianSeconds.toFixed(3)} s`);
+    }
+  } finally {
+    server.close();
+    await rm(workDirectory, { recursive: true, force: true });
+  }
+  const size = options.size;
+  const columns: TableColumn<RemoteRow>[] = [
+    { title: 'operation', align: 'left', value: (row) => row.operation },
+    { title: 'tool', align: 'left', value: (row) => row.tool },
+    { title: 'median s', align: 'right', value: (row) => row.medianSeconds.toFixed(3) },
+    { title: 'requests', align: 'right', value: (row) => String(row.requests) },
+    {
+      title: 'bytes sent',
+      align: 'right',
+      value: (row) =>
+        row.bytesSent < mebibyte
+          ? `${(row.bytesSent / 1024).toFixed(0)} KiB`
+          : `${(row.bytesSent / mebibyte).toFixed(1)} MiB`,
+    },
+    {
+      title: 'MiB/s',
+      align: 'right',
+      value: (row) =>
+        row.bytesSent >= size * 0.9 ? (size / mebibyte / row.medianSeconds).toFixed(0) : '-',
+    },
+    {
+      title: 'peak RSS MiB',
+      align: 'right',
+      value: (row) => row.peakRssMebibytes?.toFixed(1) ?? 'n/a',
+    },
+    { title: 'output', align: 'left', value: (row) => sameOutput(rows, row) },
+  ];
+  console.log(
+    `\nremote log: ${(size / mebibyte).toFixed(0)} MiB over http://127.0.0.1 (send), ${options.runs} runs, load ${loadAverage()}; ${firstLine(['curl', '--version'])}\n`,
+  );
+  console.log(renderTable(columns, rows));
+  const date = new Date().toISOString().replace(/[:.]/g, '-');
+  const resultsPath = join(benchDirectory, 'results', `remote-${options.sizeLabel}-${date}.json`);
+  await writeResults(resultsPath, { size, runs: options.runs, rows });
+  console.log(`\nresults: ${resultsPath}`);
+}
+
+/** `ok` when a row printed what the other tool printed for the same operation. */
+function sameOutput(rows: readonly RemoteRow[], row: RemoteRow): string {
+  const other = rows.find(
+    (candidate) => candidate.operation === row.operation && candidate !== row,
+  );
+  if (!other) return 'n/a';
+  const normalise = (text: string) => text.trim();
+  return normalise(other.output) === normalise(row.output) ? 'ok' : 'MISMATCH';
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
