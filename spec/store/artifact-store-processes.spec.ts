@@ -156,5 +156,7 @@ describe('ArtifactStore across processes', () => {
       ['objects', 'precious.txt', `${'g'.repeat(22)}.${dead}.data.partial`].sort(),
     );
     expect(await readdir(join(outside, 'objects'))).toEqual([`${'f'.repeat(22)}.data`]);
+    // Nor will a store open with its temp folder sent elsewhere.
+    await expect(ArtifactStore.open(store.directory)).rejects.toMatchObject({ code: 'E_IO' });
   });
 });

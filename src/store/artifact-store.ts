@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import {
@@ -67,6 +67,10 @@ export class ArtifactStore {
     if (created !== undefined) await chmod(paths.root, 0o700);
     for (const folder of [paths.objects, paths.temporary]) {
       await mkdir(folder, { recursive: true, mode: 0o700 });
+      // A symbolic link planted here would send puts, chmod and gc outside the store.
+      if (!(await lstat(folder)).isDirectory()) {
+        throw new SpoolforgeError('E_IO', `${folder}: not a directory (a symbolic link?)`);
+      }
       await chmod(folder, 0o700);
     }
     return store;
@@ -123,7 +127,10 @@ export class ArtifactStore {
     return record;
   }
 
-  /** The record of a live artifact by id, else the newest live one with that name. */
+  /**
+   * The record of a live artifact by id, else the newest live one with that name; `undefined`
+   * for none. Reads only the sidecar's header. A damaged sidecar of that id gives `E_IO`.
+   */
   async info(idOrName: string): Promise<StoredArtifactRecord | undefined> {
     return (await this.#find(idOrName))?.record;
   }

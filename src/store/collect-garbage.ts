@@ -111,8 +111,8 @@ async function storeFiles(paths: StorePaths) {
       const object = StorePaths.parseObjectName(name);
       if (object) (object.role === 'data' ? data : sidecars).set(object.id, path);
     } else if (path === join(paths.temporary, name)) {
-      const temporaryFile = StorePaths.parseTemporaryName(name);
-      if (temporaryFile) temporary.push({ path, pid: temporaryFile.pid });
+      const pid = StorePaths.temporaryFilePid(name);
+      if (pid !== undefined) temporary.push({ path, pid });
     }
   }
   return { sidecars, data, temporary };

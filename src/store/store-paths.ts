@@ -5,7 +5,7 @@ export type StoreFileRole = 'data' | 'sidecar';
 
 const extensions: Record<StoreFileRole, string> = { data: 'data', sidecar: 'msgpack' };
 const objectPattern = /^([A-Za-z0-9_-]{22})\.(data|msgpack)$/;
-const temporaryPattern = /^([A-Za-z0-9_-]{22})\.([1-9]\d{0,9})\.(data|msgpack)\.partial$/;
+const temporaryPattern = /^[A-Za-z0-9_-]{22}\.([1-9]\d{0,9})\.(?:data|msgpack)\.partial$/;
 
 /**
  * Where a store keeps what: `objects/<id>.data` and `objects/<id>.msgpack` for finished
@@ -46,10 +46,9 @@ export class StorePaths {
     return { id: match[1], role: match[2] === 'data' ? 'data' : 'sidecar' };
   }
 
-  /** The writer's pid of a file name in `tmp/`, or `undefined` for any other name. */
-  static parseTemporaryName(name: string): { id: string; pid: number } | undefined {
-    const match = temporaryPattern.exec(name);
-    if (!match?.[1] || !match[2]) return undefined;
-    return { id: match[1], pid: Number(match[2]) };
+  /** The writer's pid in a file name in `tmp/`, or `undefined` for any other name. */
+  static temporaryFilePid(name: string): number | undefined {
+    const pid = temporaryPattern.exec(name)?.[1];
+    return pid === undefined ? undefined : Number(pid);
   }
 }
