@@ -126,6 +126,7 @@ export {
 } from './spool/line-index.js';
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';
 export { countNewlines } from './spool/newlines.js';
+export { openReader } from './spool/open-reader.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
 export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
@@ -136,6 +137,15 @@ export {
   type ArtifactHandlerOptions,
   createArtifactHandler,
 } from './store/artifact-handler.js';
+export { isArtifactId } from './store/artifact-id.js';
+export { ArtifactStore } from './store/artifact-store.js';
+export type {
+  ArtifactStoreOptions,
+  GcOptions,
+  GcReport,
+  PutOptions,
+  StoredArtifactRecord,
+} from './store/artifact-store-types.js';
 export { type ArtifactTool, artifactTool, isArtifactTool } from './tools/artifact-tool.js';
 export { DispatchContext } from './tools/dispatch-context.js';
 export {

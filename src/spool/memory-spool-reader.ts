@@ -1,5 +1,5 @@
-import { throwIfAborted } from '../shared/spoolforge-error.js';
-import type { ReadOptions, SpoolReader } from './spool-reader.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 /**
  * A {@link SpoolReader} over bytes already in memory. Reads return views, not copies.
@@ -26,4 +26,25 @@ export class MemorySpoolReader implements SpoolReader {
     const start = Math.max(0, position);
     return this.#bytes.subarray(start, start + Math.max(0, length));
   }
+
+  /** Always throws `E_NOT_REOPENABLE`: these bytes live in this process only. */
+  describe(): ReaderDescriptor {
+    throw notReopenable('memory');
+  }
+}
+
+/**
+ * The error `describe()` throws for a spool that lives in one process's memory or private temp
+ * files, which no other process can reopen.
+ *
+ * @example
+ * ```ts
+ * describe: () => { throw notReopenable('temp'); },
+ * ```
+ */
+export function notReopenable(where: 'memory' | 'temp'): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_NOT_REOPENABLE',
+    `A ${where} spool lives in one process and cannot be reopened elsewhere; put it in an ArtifactStore to reopen it from another process`,
+  );
 }

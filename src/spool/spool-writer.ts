@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { readFully, readFullyIntoSync, writeFully } from './file-io.js';
 import { LineIndex } from './line-index.js';
+import { notReopenable } from './memory-spool-reader.js';
 import type { ReadOptions, SpoolReader } from './spool-reader.js';
 import { createTempFile } from './temp-directory.js';
 
@@ -103,6 +104,9 @@ export class SpoolWriter {
       byteLength: async () => this.#length,
       read: (position, length, options) => this.#read(position, length, options),
       readIntoSync: (target, position) => this.#readIntoSync(target, position),
+      describe: () => {
+        throw notReopenable(this.#storage.kind === 'file' ? 'temp' : 'memory');
+      },
     };
   }
 

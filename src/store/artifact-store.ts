@@ -1,0 +1,263 @@
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { encode } from '@msgpack/msgpack';
+import {
+  type ArtifactClassChooser,
+  defaultArtifactClassFor,
+} from '../artifact/artifact-class-for-kind.js';
+import { detectKind, kindOfMediaType, mediaTypeOfKind } from '../artifact/detect-kind.js';
+import type { SpoolSource } from '../artifact/spool.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { writeFully } from '../spool/file-io.js';
+import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { isArtifactId, newArtifactId } from './artifact-id.js';
+import type {
+  ArtifactStoreOptions,
+  GcOptions,
+  GcReport,
+  PutOptions,
+  StoredArtifactRecord,
+} from './artifact-store-types.js';
+import { collectGarbage, isExpired } from './collect-garbage.js';
+import { syncDirectory, writeThenRename } from './durable-files.js';
+import { ingestSource, sniffBytes } from './ingest-source.js';
+import { encodeSidecar, readSidecar, readSidecarHeader, type SidecarHeader } from './sidecar.js';
+import { StorePaths } from './store-paths.js';
+
+/** Sidecar headers read at once while listing: bounded, so a big store cannot exhaust descriptors. */
+const listingConcurrency = 32;
+
+/**
+ * A directory of artifacts that outlive the process: `put` streams a source in (bounded memory,
+ * crash-safe: data and then a msgpack sidecar are each written to a temp file, fsynced and
+ * renamed), and any process can `get` it back by id or name with its line index restored, so
+ * even a tail of a multi-GB artifact reads only a few KiB. Artifacts may expire (`ttl`); `gc`
+ * removes expired artifacts and what crashed writers left behind.
+ *
+ * @example
+ * ```ts
+ * const store = await ArtifactStore.open('/var/lib/agent/artifacts', { defaultTtl: 86_400_000 });
+ * const record = await store.put(createReadStream('build.log'), { name: 'ci build 4812' });
+ * await using artifact = await store.get('ci build 4812');
+ * console.log(record.id, await artifact.tail(5));
+ * ```
+ */
+export class ArtifactStore {
+  /** The store's root, absolute. */
+  readonly directory: string;
+  readonly #paths: StorePaths;
+  readonly #defaultTtl: number | undefined;
+  readonly #artifactClassFor: ArtifactClassChooser;
+  readonly #now: () => number;
+
+  private constructor(directory: string, options: ArtifactStoreOptions) {
+    this.directory = directory;
+    this.#paths = new StorePaths(directory);
+    this.#defaultTtl = checkTtl(options.defaultTtl);
+    this.#artifactClassFor = options.artifactClassFor ?? defaultArtifactClassFor;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Opens (creating with mode `0700`, like `mkdir -p`) the store in `directory`. */
+  static async open(directory: string, options: ArtifactStoreOptions = {}): Promise<ArtifactStore> {
+    const store = new ArtifactStore(resolve(directory), options);
+    const paths = store.#paths;
+    const created = await mkdir(paths.root, { recursive: true, mode: 0o700 });
+    if (created !== undefined) await chmod(paths.root, 0o700);
+    for (const folder of [paths.objects, paths.temporary]) {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await chmod(folder, 0o700);
+    }
+    return store;
+  }
+
+  /**
+   * Streams `source` into the store and returns its record once it is durable and visible.
+   * The kind is `options.kind`, else what `mediaType` says, else sniffed from the first 64 KiB.
+   * Aborting rejects with `E_ABORTED` and removes the temp file.
+   */
+  async put(source: SpoolSource, options: PutOptions = {}): Promise<StoredArtifactRecord> {
+    const { signal } = options;
+    const ttl = checkTtl(options.ttl) ?? this.#defaultTtl;
+    const metadata = options.metadata ?? {};
+    checkEncodable(metadata);
+    throwIfAborted(signal);
+    const id = newArtifactId();
+    const paths = this.#paths;
+    const dataPath = paths.file(id, 'data');
+    const sidecarPath = paths.file(id, 'sidecar');
+    const ingested = await writeThenRename(paths.temporaryFile(id, 'data'), dataPath, (handle) =>
+      ingestSource(source, handle, signal === undefined ? {} : { signal }),
+    );
+    const { lineIndex, head } = ingested;
+    const kind =
+      options.kind ??
+      (options.mediaType === undefined ? undefined : kindOfMediaType(options.mediaType)) ??
+      detectKind(head, { complete: lineIndex.byteLength <= sniffBytes });
+    const createdAt = this.#now();
+    const record: StoredArtifactRecord = {
+      id,
+      name: options.name,
+      kind,
+      mediaType: options.mediaType ?? mediaTypeOfKind(kind),
+      byteLength: lineIndex.byteLength,
+      lineCount: lineIndex.lineCount,
+      createdAt,
+      expiresAt: ttl === undefined ? undefined : createdAt + ttl,
+      metadata,
+      sha256: ingested.sha256,
+    };
+    const sidecar = encodeSidecar({ record, writtenAt: preciseNow() }, lineIndex.snapshot());
+    try {
+      await syncDirectory(paths.objects); // the data's rename is durable before the sidecar's
+      await writeThenRename(paths.temporaryFile(id, 'sidecar'), sidecarPath, (handle) =>
+        writeFully(handle, sidecar, 0),
+      );
+      await syncDirectory(paths.objects);
+    } catch (error) {
+      await rm(sidecarPath, { force: true });
+      await rm(dataPath, { force: true });
+      throw error;
+    }
+    return record;
+  }
+
+  /** The record of a live artifact by id, else the newest live one with that name. */
+  async info(idOrName: string): Promise<StoredArtifactRecord | undefined> {
+    return (await this.#find(idOrName))?.record;
+  }
+
+  /**
+   * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
+   * to, reading in place from its data file with the stored line index. Unknown or expired:
+   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_IO`.
+   */
+  async get(idOrName: string, options: { signal?: AbortSignal } = {}): Promise<SpooledArtifact> {
+    throwIfAborted(options.signal);
+    const found = await this.#find(idOrName);
+    const id = found?.record.id;
+    const sidecar = id === undefined ? undefined : await readSidecar(this.#sidecarPath(id), id);
+    if (!sidecar || isExpired(sidecar.record, this.#now())) {
+      throw new SpoolforgeError('E_ARTIFACT_NOT_FOUND', `No artifact ${JSON.stringify(idOrName)}`);
+    }
+    throwIfAborted(options.signal);
+    const { record, lineIndex } = sidecar;
+    const reader = new FileSpoolReader(this.dataFile(record.id));
+    const size = await reader.byteLength().catch(async (error: unknown) => {
+      await reader.close();
+      throw new SpoolforgeError('E_IO', `Artifact ${record.id} has lost its data file`, {
+        cause: error,
+      });
+    });
+    if (size !== record.byteLength) {
+      await reader.close();
+      throw new SpoolforgeError(
+        'E_IO',
+        `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
+      );
+    }
+    return new (this.#artifactClassFor(record.kind))(reader, {
+      ...(record.name === undefined ? {} : { name: record.name }),
+      ...(record.mediaType === undefined ? {} : { mediaType: record.mediaType }),
+      lineIndex,
+    });
+  }
+
+  /** The live artifacts (complete and unexpired), newest first; damaged sidecars are skipped. */
+  async list(): Promise<StoredArtifactRecord[]> {
+    return (await this.#liveHeaders()).map((header) => header.record);
+  }
+
+  /**
+   * Deletes a live artifact (by id, else the newest with that name): the sidecar first, so it
+   * vanishes at once, then its data. False when there was none.
+   */
+  async delete(idOrName: string): Promise<boolean> {
+    const found = await this.#find(idOrName);
+    if (!found) return false;
+    await rm(this.#sidecarPath(found.record.id), { force: true });
+    await rm(this.dataFile(found.record.id), { force: true });
+    return true;
+  }
+
+  /** The absolute path of an artifact's data file (which may not exist); ids only, no names. */
+  dataFile(id: string): string {
+    return this.#paths.file(checkId(id), 'data');
+  }
+
+  /**
+   * Removes expired artifacts (sidecar first), data files without a sidecar and sidecars
+   * without data or past decoding (once older than `graceMilliseconds`), temp files whose
+   * writer process is gone (or untouched for a day), and, with `spoolDirectory`, the private
+   * spool directories of dead processes. It never follows a symbolic link and never removes a
+   * name that is not the store's own. Pids are only meaningful on one host: do not share a
+   * store directory between machines or pid namespaces while puts are running.
+   */
+  gc(options: GcOptions = {}): Promise<GcReport> {
+    return collectGarbage(this.#paths, this.#now(), options);
+  }
+
+  #sidecarPath(id: string): string {
+    return this.#paths.file(checkId(id), 'sidecar');
+  }
+
+  async #find(idOrName: string): Promise<SidecarHeader | undefined> {
+    if (isArtifactId(idOrName)) {
+      const header = await readSidecarHeader(this.#sidecarPath(idOrName), idOrName);
+      if (header && !isExpired(header.record, this.#now())) return header;
+    }
+    return (await this.#liveHeaders()).find((header) => header.record.name === idOrName);
+  }
+
+  /** Every readable, unexpired sidecar header, newest first. */
+  async #liveHeaders(): Promise<SidecarHeader[]> {
+    const ids: string[] = [];
+    for (const name of await readdir(this.#paths.objects)) {
+      const object = StorePaths.parseObjectName(name);
+      if (object?.role === 'sidecar') ids.push(object.id);
+    }
+    const headers: SidecarHeader[] = [];
+    for (let start = 0; start < ids.length; start += listingConcurrency) {
+      const batch = ids.slice(start, start + listingConcurrency);
+      const read = batch.map((id) =>
+        readSidecarHeader(this.#sidecarPath(id), id).catch(() => undefined),
+      );
+      for (const header of await Promise.all(read)) if (header) headers.push(header);
+    }
+    const now = this.#now();
+    return headers
+      .filter((header) => !isExpired(header.record, now))
+      .sort((a, b) => b.record.createdAt - a.record.createdAt || b.writtenAt - a.writtenAt);
+  }
+}
+
+/** Wall-clock milliseconds with sub-millisecond precision, to order puts within one `createdAt`. */
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+function checkId(id: string): string {
+  if (!isArtifactId(id)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `Not an artifact id: ${JSON.stringify(id)}`);
+  }
+  return id;
+}
+
+function checkTtl(ttl: number | undefined): number | undefined {
+  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl >= 0)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `A ttl is milliseconds ≥ 0, not ${ttl}`);
+  }
+  return ttl;
+}
+
+/** Fails before any byte is read when the metadata cannot go into a sidecar. */
+function checkEncodable(metadata: Record<string, unknown>): void {
+  try {
+    encode(metadata, { ignoreUndefined: true });
+  } catch (error) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', 'metadata is not msgpack-encodable', {
+      cause: error,
+    });
+  }
+}

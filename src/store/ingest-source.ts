@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import type { SpoolSource } from '../artifact/spool.js';
+import { abortError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { writeFully } from '../spool/file-io.js';
+import { LineIndex } from '../spool/line-index.js';
+
+/** How much of the start `put` keeps to sniff the kind from. */
+export const sniffBytes = 64 * 1024;
+
+/**
+ * What {@link ingestSource} learnt while the bytes went by.
+ *
+ * @example
+ * ```ts
+ * const { lineIndex, sha256, head } = await ingestSource(source, handle);
+ * ```
+ */
+export interface IngestedSource {
+  lineIndex: LineIndex;
+  /** SHA-256 of all the bytes, hex. */
+  sha256: string;
+  /** The first {@link sniffBytes} bytes (fewer for a shorter source). */
+  head: Uint8Array;
+}
+
+/**
+ * Streams a source into an open file one chunk at a time (memory stays at one chunk plus the
+ * 64 KiB head), building the line index and the SHA-256 as the bytes pass. Strings are UTF-8
+ * encoded, a surrogate pair split across two string chunks kept whole. Aborting rejects with
+ * `E_ABORTED` at once, even while the source is silent, and lets the source release what it holds.
+ *
+ * @example
+ * ```ts
+ * const ingested = await ingestSource(createReadStream('build.log'), handle, { signal });
+ * ingested.lineIndex.lineCount;
+ * ```
+ */
+export async function ingestSource(
+  source: SpoolSource,
+  handle: FileHandle,
+  options: { signal?: AbortSignal } = {},
+): Promise<IngestedSource> {
+  const { signal } = options;
+  const lineIndex = new LineIndex();
+  const hash = createHash('sha256');
+  const head = Buffer.allocUnsafe(sniffBytes);
+  let headLength = 0;
+  const append = async (bytes: Uint8Array) => {
+    throwIfAborted(signal);
+    const headPart = bytes.subarray(0, head.length - headLength);
+    head.set(headPart, headLength);
+    headLength += headPart.length;
+    await writeFully(handle, bytes, lineIndex.byteLength);
+    hash.update(bytes);
+    lineIndex.append(bytes);
+  };
+  if (typeof source === 'string' || source instanceof Uint8Array) {
+    await append(typeof source === 'string' ? Buffer.from(source) : source);
+  } else {
+    const iterator = source[Symbol.asyncIterator]();
+    let pendingSurrogate = '';
+    try {
+      for (let next = await nextOrAbort(iterator, signal); !next.done; ) {
+        const chunk = next.value;
+        if (typeof chunk === 'string') {
+          const [text, rest] = splitTrailingHighSurrogate(pendingSurrogate + chunk);
+          pendingSurrogate = rest;
+          await append(Buffer.from(text));
+        } else {
+          if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
+          pendingSurrogate = '';
+          await append(chunk);
+        }
+        next = await nextOrAbort(iterator, signal);
+      }
+      if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
+    } catch (error) {
+      // Let the source release what it holds (a file descriptor, a socket); do not wait for it.
+      void iterator.return?.().catch(() => undefined);
+      throw error;
+    }
+  }
+  return { lineIndex, sha256: hash.digest('hex'), head: head.subarray(0, headLength) };
+}
+
+/** The iterator's next step, or `E_ABORTED` as soon as `signal` fires, whichever comes first. */
+function nextOrAbort<T>(
+  iterator: AsyncIterator<T>,
+  signal: AbortSignal | undefined,
+): Promise<IteratorResult<T>> {
+  if (!signal) return iterator.next();
+  throwIfAborted(signal);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator
+      .next()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** A high surrogate at the end waits for its partner, which starts the next string chunk. */
+function splitTrailingHighSurrogate(text: string): [string, string] {
+  return /[\uD800-\uDBFF]$/.test(text) ? [text.slice(0, -1), text.slice(-1)] : [text, ''];
+}
