@@ -19,7 +19,8 @@ const extensions: Record<StoredArtifactRecord['kind'], string> = {
 
 /**
  * The Content-Type of an artifact's body: the producer's media type when it is well formed,
- * else its kind's, with `charset=utf-8` for text types.
+ * else its kind's. Text types without a charset get `charset=utf-8`, the encoding every query
+ * decodes with (a browser would otherwise guess windows-1252).
  *
  * @example
  * ```ts
@@ -27,11 +28,13 @@ const extensions: Record<StoredArtifactRecord['kind'], string> = {
  * ```
  */
 export function bodyContentType(record: StoredArtifactRecord): string {
-  if (record.mediaType !== undefined && mediaTypePattern.test(record.mediaType)) {
-    return record.mediaType;
-  }
-  const mediaType = mediaTypeOfKind(record.kind);
-  return mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType;
+  const mediaType =
+    record.mediaType !== undefined && mediaTypePattern.test(record.mediaType)
+      ? record.mediaType
+      : mediaTypeOfKind(record.kind);
+  return /^text\//i.test(mediaType) && !/;\s*charset=/i.test(mediaType)
+    ? `${mediaType}; charset=utf-8`
+    : mediaType;
 }
 
 /**
