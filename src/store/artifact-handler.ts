@@ -76,8 +76,9 @@ export type ArtifactHandler = (
  *   mount under a path, pass the same path as `basePath` and `app.use(handler)` at the root).
  * - Fastify: `fastify.all('/artifacts', hand)` and `fastify.all('/artifacts/*', hand)` with
  *   `const hand = (request, reply) => { reply.hijack(); handler(request.raw, reply.raw); }`.
- * - Hono on `@hono/node-server`: `app.all('/artifacts/*', (c) => { handler(c.env.incoming,
- *   c.env.outgoing); return RESPONSE_ALREADY_SENT; })` (from `@hono/node-server/utils/response`).
+ * - Hono on `@hono/node-server`: for `/artifacts` and `/artifacts/*`, `app.all(path, (c) => {
+ *   handler(c.env.incoming, c.env.outgoing); return RESPONSE_ALREADY_SENT; })` (the constant
+ *   is from `@hono/node-server/utils/response`).
  *
  * The viewer has no authentication: put it behind your own, or serve it on localhost only.
  *

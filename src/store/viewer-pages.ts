@@ -40,13 +40,14 @@ pre { background: #13171c; color: #e6edf3; padding: .9rem 1rem; border-radius: 6
 .empty { color: #59636e; }
 `;
 
-function layout(frame: PageFrame, heading: SafeHtml, body: SafeHtml): string {
+/** A whole page; `subject` (an artifact's name) leads the tab's title when there is one. */
+function layout(frame: PageFrame, heading: SafeHtml, body: SafeHtml, subject?: string): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title}</title>
+<title>${subject === undefined ? frame.title : `${subject} · ${frame.title}`}</title>
 <style nonce="${frame.nonce}">${new SafeHtml(style)}</style>
 </head>
 <body>
@@ -144,7 +145,8 @@ ${checkbox('invert', 'invert')}
 <button type="submit">Run</button>
 </form>
 ${result}`;
-  return layout(frame, html`${record.name ?? record.id} <small>${frame.title}</small>`, body);
+  const subject = record.name ?? record.id;
+  return layout(frame, html`${subject} <small>${frame.title}</small>`, body, subject);
 }
 
 /**
