@@ -134,6 +134,11 @@ export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';
 export { type TailOffsetOptions, tailOffset } from './spool/tail-offset.js';
+export {
+  type ArtifactHandler,
+  type ArtifactHandlerOptions,
+  createArtifactHandler,
+} from './store/artifact-handler.js';
 export { isArtifactId } from './store/artifact-id.js';
 export { ArtifactStore } from './store/artifact-store.js';
 export type {

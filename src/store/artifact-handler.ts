@@ -1,0 +1,231 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { type ArtifactRoute, artifactRoute, normalizeBasePath } from './artifact-route.js';
+import type { ArtifactStore } from './artifact-store.js';
+import type { StoredArtifactRecord } from './artifact-store-types.js';
+import { sendHtml, sendJson, sendJsonError, styleNonce } from './http-responses.js';
+import { prefersHtml } from './prefers-html.js';
+import { serveArtifactBody } from './serve-artifact-body.js';
+import {
+  type PageFrame,
+  renderArtifactPage,
+  renderIndexPage,
+  renderProblemPage,
+} from './viewer-pages.js';
+import { readViewerQuery, runViewerQuery, type ViewerOutcome } from './viewer-query.js';
+
+/**
+ * Options for {@link createArtifactHandler}.
+ *
+ * @example
+ * ```ts
+ * createArtifactHandler(store, { basePath: '/debug/artifacts', title: 'Agent outputs', limits: { maxResultBytes: 20_000 } });
+ * ```
+ */
+export interface ArtifactHandlerOptions {
+  /** Where the routes live. Default `/artifacts`. */
+  basePath?: string;
+  /** Bounds on the viewer's results, as for a model's tools. Default `defaultResultLimits`. */
+  limits?: ResultLimits;
+  /** The viewer's page title. Default `Artifacts`. */
+  title?: string;
+  /**
+   * Told of unexpected failures (a store that cannot read its directory) when there is no
+   * `next` to pass them to; the client gets a 500. Default: `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * A `node:http` request listener that is also Express-style middleware: paths outside its base
+ * path go to `next()` (or get a 404 without one), unexpected failures to `next(error)`.
+ *
+ * @example
+ * ```ts
+ * const handler: ArtifactHandler = createArtifactHandler(store);
+ * http.createServer(handler).listen(8080);
+ * ```
+ */
+export type ArtifactHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/**
+ * Serves an {@link ArtifactStore} over HTTP, with a small viewer for people. Routes, under
+ * `basePath` (default `/artifacts`), GET and HEAD only (other methods get 405):
+ *
+ * - `{base}` or `{base}/`: the records as JSON (`{ "artifacts": [...] }`, newest first), or the
+ *   viewer's index page when `Accept` prefers `text/html`; `?format=json|html` decides outright.
+ * - `{base}/:idOrName`: the body, with Range, a strong ETag (the SHA-256), conditional
+ *   requests, the record's media type, `Content-Disposition: inline`.
+ * - `{base}/:idOrName/view?op=head|tail|grep|lines&n=&pattern=&start=&end=&context=&ignoreCase=1&fixed=1&invert=1`:
+ *   a page with a query form and the result, answered by the same tools and limits a model
+ *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400.
+ *
+ * Unknown and expired artifacts are 404 (a JSON error body; a page on the viewer route). The
+ * id segment is only looked up in the store, never made into a path. Work for a request is
+ * aborted when its client goes away.
+ *
+ * It uses only Node's own request and response, so any framework can host it:
+ * - `http.createServer(handler)`.
+ * - Express: `app.use(handler)`, unmounted (Express strips a mount path from `req.url`; to
+ *   mount under a path, pass the same path as `basePath` and `app.use(handler)` at the root).
+ * - Fastify: `fastify.all('/artifacts', hand)` and `fastify.all('/artifacts/*', hand)` with
+ *   `const hand = (request, reply) => { reply.hijack(); handler(request.raw, reply.raw); }`.
+ * - Hono on `@hono/node-server`: for `/artifacts` and `/artifacts/*`, `app.all(path, (c) => {
+ *   handler(c.env.incoming, c.env.outgoing); return RESPONSE_ALREADY_SENT; })` (the constant
+ *   is from `@hono/node-server/utils/response`).
+ *
+ * The viewer has no authentication: put it behind your own, or serve it on localhost only.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { ArtifactStore, createArtifactHandler } from 'spoolforge';
+ *
+ * const store = await ArtifactStore.open('/var/lib/agent/artifacts');
+ * const handler = createArtifactHandler(store, { basePath: '/artifacts' });
+ * http.createServer(handler).listen(8080, '127.0.0.1');
+ * // curl -H 'Range: bytes=0-99' http://127.0.0.1:8080/artifacts/<id>
+ * // open http://127.0.0.1:8080/artifacts/ in a browser
+ * ```
+ */
+export function createArtifactHandler(
+  store: ArtifactStore,
+  options: ArtifactHandlerOptions = {},
+): ArtifactHandler {
+  const basePath = normalizeBasePath(options.basePath ?? '/artifacts');
+  const title = options.title ?? 'Artifacts';
+  const limits = options.limits ?? {};
+  const reportError =
+    options.onError ?? ((error: unknown) => console.error('spoolforge artifact handler:', error));
+
+  async function handle(
+    route: ArtifactRoute,
+    request: IncomingMessage,
+    response: ServerResponse,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendJsonError(request, response, 405, 'Only GET and HEAD are allowed', {
+        Allow: 'GET, HEAD',
+      });
+      return;
+    }
+    const frame: PageFrame = { title, basePath, nonce: styleNonce() };
+    switch (route.kind) {
+      case 'unknown':
+        return sendJsonError(request, response, 404, 'Not found');
+      case 'index':
+        return listArtifacts(route.parameters, request, response, frame);
+      case 'body': {
+        const record = await store.info(route.idOrName);
+        if (record === undefined)
+          return sendJsonError(request, response, 404, 'Artifact not found');
+        return serveArtifactBody(request, response, record, store.dataFile(record.id));
+      }
+      case 'view':
+        return viewArtifact(route.idOrName, route.parameters, request, response, frame, signal);
+    }
+  }
+
+  async function listArtifacts(
+    parameters: URLSearchParams,
+    request: IncomingMessage,
+    response: ServerResponse,
+    frame: PageFrame,
+  ): Promise<void> {
+    const format = parameters.get('format');
+    if (format !== null && format !== 'json' && format !== 'html') {
+      return sendJsonError(request, response, 400, 'format must be json or html');
+    }
+    const records = await store.list();
+    response.setHeader('Vary', 'Accept');
+    if (format === 'html' || (format === null && prefersHtml(request.headers.accept))) {
+      return sendHtml(request, response, 200, renderIndexPage(frame, records), frame.nonce);
+    }
+    sendJson(request, response, 200, { artifacts: records.map(listedRecord) });
+  }
+
+  async function viewArtifact(
+    idOrName: string,
+    parameters: URLSearchParams,
+    request: IncomingMessage,
+    response: ServerResponse,
+    frame: PageFrame,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const record = await store.info(idOrName);
+    const artifact = record && (await openArtifact(store, record, signal));
+    if (record === undefined || artifact === undefined) {
+      const problem = `No artifact "${idOrName}": it is unknown or has expired.`;
+      return sendHtml(request, response, 404, renderProblemPage(frame, problem), frame.nonce);
+    }
+    const query = readViewerQuery(parameters);
+    let outcome: ViewerOutcome;
+    try {
+      outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+    } finally {
+      await artifact.close();
+    }
+    const page = renderArtifactPage(frame, record, query, outcome);
+    sendHtml(request, response, 'text' in outcome ? 200 : 400, page, frame.nonce);
+  }
+
+  return (request, response, next) => {
+    const route = artifactRoute(request.url, basePath);
+    if (route === undefined) {
+      if (next) next();
+      else sendJsonError(request, response, 404, 'Not found');
+      return;
+    }
+    const controller = new AbortController();
+    // 'close' also follows a finished response, when aborting has nothing left to stop.
+    response.once('close', () => controller.abort());
+    handle(route, request, response, controller.signal).catch((error: unknown) => {
+      if (controller.signal.aborted) return; // the client is gone: there is no one to answer
+      if (next) {
+        next(error);
+        return;
+      }
+      reportError(error);
+      if (response.headersSent) response.destroy();
+      else sendJsonError(request, response, 500, 'Internal error');
+    });
+  };
+}
+
+/** A record as the JSON listing shows it: every field present, `null` where there is no value. */
+function listedRecord(record: StoredArtifactRecord) {
+  return {
+    id: record.id,
+    name: record.name ?? null,
+    kind: record.kind,
+    mediaType: record.mediaType ?? null,
+    byteLength: record.byteLength,
+    lineCount: record.lineCount,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt ?? null,
+    metadata: record.metadata,
+    sha256: record.sha256,
+  };
+}
+
+/** The artifact, or `undefined` when it expired or was deleted since `info`. */
+async function openArtifact(
+  store: ArtifactStore,
+  record: StoredArtifactRecord,
+  signal: AbortSignal,
+): Promise<SpooledArtifact | undefined> {
+  try {
+    return await store.get(record.id, { signal });
+  } catch (error) {
+    if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND')
+      return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, dirname } from 'node:path';
+import send from 'send';
+import { mediaTypeOfKind } from '../artifact/detect-kind.js';
+import type { StoredArtifactRecord } from './artifact-store-types.js';
+import { sendJsonError } from './http-responses.js';
+
+/** A media type with optional parameters: anything else must not reach a header. */
+const mediaTypePattern =
+  /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(?:\s*;\s*[\w!#$&^.+-]+=(?:[\w!#$&^.+-]+|"[^"\\\r\n]*"))*$/;
+
+const extensions: Record<StoredArtifactRecord['kind'], string> = {
+  text: '.txt',
+  json: '.json',
+  jsonl: '.jsonl',
+  markdown: '.md',
+  binary: '.bin',
+};
+
+/**
+ * The Content-Type of an artifact's body: the producer's media type when it is well formed,
+ * else its kind's. Text types without a charset get `charset=utf-8`, the encoding every query
+ * decodes with (a browser would otherwise guess windows-1252).
+ *
+ * @example
+ * ```ts
+ * bodyContentType({ ...record, mediaType: undefined, kind: 'markdown' }); // 'text/markdown; charset=utf-8'
+ * ```
+ */
+export function bodyContentType(record: StoredArtifactRecord): string {
+  const mediaType =
+    record.mediaType !== undefined && mediaTypePattern.test(record.mediaType)
+      ? record.mediaType
+      : mediaTypeOfKind(record.kind);
+  return /^text\//i.test(mediaType) && !/;\s*charset=/i.test(mediaType)
+    ? `${mediaType}; charset=utf-8`
+    : mediaType;
+}
+
+/**
+ * `inline` with a filename from the artifact's name (or id) that no header parser can misread:
+ * an ASCII `filename` with anything doubtful replaced, and the exact name as `filename*`.
+ *
+ * @example
+ * ```ts
+ * contentDisposition({ ...record, name: 'ci build "4812"', kind: 'text' });
+ * // `inline; filename="ci build _4812_.txt"; filename*=UTF-8''ci%20build%20%224812%22.txt`
+ * ```
+ */
+export function contentDisposition(record: StoredArtifactRecord): string {
+  const base = (record.name ?? record.id).slice(0, 120);
+  const name = /\.[A-Za-z0-9]{1,8}$/.test(base) ? base : `${base}${extensions[record.kind]}`;
+  const ascii = name.replace(/[^\w .()+,-]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Streams an artifact's data file with `send`, which answers Range (206, 416), If-Range,
+ * If-Match, If-None-Match (304) and HEAD. The headers set first are kept by `send`: the
+ * record's SHA-256 as a strong ETag (`send` makes one only when none is set), the Content-Type,
+ * and a sandboxing CSP so a stored HTML page cannot run script on this origin. Failures are
+ * JSON errors like every other route's.
+ *
+ * @example
+ * ```ts
+ * serveArtifactBody(request, response, record, store.dataFile(record.id));
+ * ```
+ */
+export function serveArtifactBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: StoredArtifactRecord,
+  dataFile: string,
+): void {
+  response.setHeader('Content-Type', bodyContentType(record));
+  response.setHeader('ETag', `"${record.sha256}"`);
+  response.setHeader('Cache-Control', 'private, no-cache');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Content-Disposition', contentDisposition(record));
+  response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  // The path handed to send is the store's own file name, URL-encoded as send expects; `root`
+  // confines it to the store's directory whatever the name holds.
+  send(request, `/${encodeURIComponent(basename(dataFile))}`, {
+    root: dirname(dataFile),
+    dotfiles: 'allow',
+    index: false,
+    etag: false,
+    lastModified: false,
+    cacheControl: false,
+  })
+    .on('error', (error: { status?: number; headers?: Record<string, string> }) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const status = error.status ?? 500;
+      for (const header of ['Content-Type', 'Content-Disposition', 'Content-Length', 'ETag']) {
+        response.removeHeader(header);
+      }
+      sendJsonError(request, response, status, bodyErrorMessages[status] ?? 'Internal error', {
+        ...error.headers,
+      });
+    })
+    .pipe(response);
+}
+
+/** What each failure `send` reports means here: 404 is a data file gone since `info`. */
+const bodyErrorMessages: Record<number, string> = {
+  404: 'Artifact not found',
+  412: 'Precondition failed: the artifact has another ETag',
+  416: 'Range not satisfiable',
+};

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { collectToolMethods } from '../artifact/forge/forge-tools.js';
+import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError, type SpoolforgeErrorCode } from '../shared/spoolforge-error.js';
+
+/**
+ * The viewer's operations and the model tool each one runs.
+ *
+ * @example
+ * ```ts
+ * viewerOperations.grep; // 'artifact_grep'
+ * ```
+ */
+export const viewerOperations = {
+  head: 'artifact_head',
+  tail: 'artifact_tail',
+  grep: 'artifact_grep',
+  lines: 'artifact_cat',
+} as const;
+
+/**
+ * One of {@link viewerOperations}.
+ *
+ * @example
+ * ```ts
+ * const operation: ViewerOperation = 'lines';
+ * ```
+ */
+export type ViewerOperation = keyof typeof viewerOperations;
+
+/**
+ * The viewer form as submitted, kept as text so the page shows back exactly what was typed.
+ *
+ * @example
+ * ```ts
+ * const query: ViewerQuery = readViewerQuery(new URLSearchParams('op=grep&pattern=ERROR'));
+ * ```
+ */
+export interface ViewerQuery {
+  /** As given: an unknown operation is reported by {@link runViewerQuery}. */
+  operation: string;
+  n: string;
+  pattern: string;
+  start: string;
+  end: string;
+  /** Context lines before and after each match (`grep -C`). */
+  context: string;
+  ignoreCase: boolean;
+  fixed: boolean;
+  invert: boolean;
+}
+
+/**
+ * Reads the viewer's query string: `op=head|tail|grep|lines`, `n`, `pattern`, `start`, `end`,
+ * `context`, and the flags `ignoreCase`, `fixed`, `invert` (`1`, `on` or `true`). Without `op`
+ * the page shows the first lines.
+ *
+ * @example
+ * ```ts
+ * readViewerQuery(new URLSearchParams('op=lines&start=10&end=20')).operation; // 'lines'
+ * ```
+ */
+export function readViewerQuery(parameters: URLSearchParams): ViewerQuery {
+  const text = (name: string) => parameters.get(name) ?? '';
+  const flag = (name: string) => ['1', 'on', 'true'].includes(text(name).toLowerCase());
+  return {
+    operation: text('op') || 'head',
+    n: text('n'),
+    pattern: text('pattern'),
+    start: text('start'),
+    end: text('end'),
+    context: text('context'),
+    ignoreCase: flag('ignoreCase'),
+    fixed: flag('fixed'),
+    invert: flag('invert'),
+  };
+}
+
+/**
+ * What the viewer shows: the tool's bounded text, or why the query could not run.
+ *
+ * @example
+ * ```ts
+ * const outcome: ViewerOutcome = await runViewerQuery(artifact, query, context);
+ * if ('problem' in outcome) console.error(outcome.problem);
+ * ```
+ */
+export type ViewerOutcome = { text: string } | { problem: string };
+
+/** Failures that are the query's fault: shown on the page with HTTP 400. */
+const queryProblems: readonly SpoolforgeErrorCode[] = [
+  'E_INVALID_ARGUMENT',
+  'E_INVALID_TOOL_ARGS',
+  'E_REGEX_INVALID',
+  'E_REGEX_TIMEOUT',
+];
+
+/**
+ * Answers a viewer query with the same descriptor a model's tool call runs (found with
+ * `collectToolMethods`, arguments checked by its own zod schema), so the page shows exactly
+ * what a model would see, bounded by the same limits. Bad input (an unknown operation, a
+ * negative count, an invalid regex) becomes a `problem`; other failures are thrown.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runViewerQuery(artifact, readViewerQuery(url.searchParams), {
+ *   callId: record.id, limits: {}, signal,
+ * });
+ * ```
+ */
+export async function runViewerQuery(
+  artifact: SpooledArtifact,
+  query: ViewerQuery,
+  context: { callId: string; limits: ResultLimits; signal: AbortSignal },
+): Promise<ViewerOutcome> {
+  if (!Object.hasOwn(viewerOperations, query.operation)) {
+    return { problem: `op must be one of ${Object.keys(viewerOperations).join(', ')}` };
+  }
+  const toolName = viewerOperations[query.operation as ViewerOperation];
+  const descriptor = collectToolMethods(artifact.constructor as typeof SpooledArtifact).findLast(
+    (method) => method.name === toolName,
+  );
+  if (descriptor === undefined)
+    return { problem: `${artifact.kind} artifacts have no ${toolName}` };
+  const parsed = z.object(descriptor.args).safeParse(toolArguments(query));
+  if (!parsed.success) {
+    return {
+      problem: parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
+        .join('\n'),
+    };
+  }
+  try {
+    return { text: await descriptor.run(artifact, parsed.data, context) };
+  } catch (error) {
+    if (SpoolforgeError.isInstance(error) && queryProblems.includes(error.code)) {
+      return { problem: error.message };
+    }
+    throw error;
+  }
+}
+
+/** The tool's arguments from the form; the tool's schema then judges them. */
+function toolArguments(query: ViewerQuery): Record<string, unknown> {
+  switch (query.operation as ViewerOperation) {
+    case 'head':
+    case 'tail':
+      return { n: formNumber(query.n) };
+    case 'lines':
+      return { start: formNumber(query.start), end: formNumber(query.end) };
+    case 'grep':
+      return {
+        pattern: query.pattern,
+        ignoreCase: query.ignoreCase,
+        fixed: query.fixed,
+        invert: query.invert,
+        before: formNumber(query.context),
+        after: formNumber(query.context),
+      };
+  }
+}
+
+/** An empty field is absent; an integer is a number; anything else stays text for zod to refuse. */
+function formNumber(value: string): number | string | undefined {
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
