@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname } from 'node:path';
 import send from 'send';
@@ -88,4 +94,36 @@ export function serveFiles(path: string, options: send.SendOptions = {}): Handle
 /** The URL of `path` on `server`, as {@link serveFiles} serves it. */
 export function urlOf(server: TestServer, path: string, query = ''): string {
   return `${server.origin}/${encodeURIComponent(basename(path))}${query}`;
+}
+
+/** A server on 127.0.0.1 running `listener`, closed after the test; resolves to its origin. */
+export async function listen(listener: Handler): Promise<string> {
+  return (await startServer(listener)).origin;
+}
+
+/**
+ * A request sent exactly as written: `fetch` would resolve `..` and `%2e%2e` in the path, and
+ * adds `Cache-Control: no-cache` to conditional requests (which a server rightly answers in full).
+ */
+export function rawRequest(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(origin);
+    httpRequest({ hostname, port, path, ...options }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
 }

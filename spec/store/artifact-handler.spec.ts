@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtifactStore, createArtifactHandler, type StoredArtifactRecord } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { listen, rawRequest } from '../helpers/http-server.js';
+import { listen, rawRequest } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
 const log = Array.from(

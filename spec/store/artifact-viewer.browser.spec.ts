@@ -4,7 +4,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { ArtifactStore, createArtifactHandler } from 'spoolforge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../helpers/http-server.js';
+import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
 // Debian's Chromium; CI installs the same package. Starting it takes seconds.

@@ -1,4 +1,5 @@
-import { abortError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { abortable } from '../shared/abortable.js';
+import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
 import { type ArtifactClassChooser, defaultArtifactClassFor } from './artifact-class-for-kind.js';
 import { detectKind, kindOfMediaType, mediaTypeOfKind } from './detect-kind.js';
@@ -85,40 +86,3 @@ export async function spool(
 
 /** What `artifactClass: 'detect'` looks at. */
 const sniffBytes = 64 * 1024;
-
-/**
- * Iterates `source`, but rejects as soon as `signal` fires even while the source is silent.
- * Each step listens for the abort afresh: racing every step against one long-lived promise
- * would keep every chunk reachable from that promise's reactions (a leak of the whole stream).
- */
-async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined) {
-  if (!signal) {
-    yield* source;
-    return;
-  }
-  const iterator = source[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      throwIfAborted(signal);
-      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
-        const onAbort = () => reject(abortError(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        iterator.next().then(
-          (result) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(result);
-          },
-          (error: unknown) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error);
-          },
-        );
-      });
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // Let the source release what it holds (a file descriptor, a socket).
-    void iterator.return?.()?.catch?.(() => undefined);
-  }
-}

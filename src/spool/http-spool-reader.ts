@@ -1,4 +1,5 @@
-import { abortError, SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { raceAbort } from '../shared/abortable.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { BlockCache } from './block-cache.js';
 import {
   fetchRange,
@@ -319,23 +320,4 @@ function assemble(blocks: Uint8Array[], offset: number, length: number): Uint8Ar
     skip = 0;
   }
   return target;
-}
-
-/** Rejects with `E_ABORTED` as soon as `signal` fires, whatever `promise` is doing. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,10 +1,12 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { FileSpoolReader } from './file-spool-reader.js';
+import { HttpSpoolReader, type HttpSpoolReaderOptions } from './http-spool-reader.js';
 import type { ReaderDescriptor, SpoolReader } from './spool-reader.js';
 
 /**
  * Reopens a reader from what its `describe()` gave, in this or another process: `file` opens a
- * {@link FileSpoolReader} on the path. Memory and temp spools have no descriptor (their
+ * {@link FileSpoolReader} on the path, `http` an {@link HttpSpoolReader} on the URL (pass its
+ * `options` again: headers and a custom fetch are not part of a descriptor). Memory and temp spools have no descriptor (their
  * `describe()` throws `E_NOT_REOPENABLE`); an unknown kind gives `E_INVALID_ARGUMENT`.
  *
  * @example
@@ -13,11 +15,15 @@ import type { ReaderDescriptor, SpoolReader } from './spool-reader.js';
  * const reader = openReader(JSON.parse(JSON.stringify(descriptor)));
  * ```
  */
-export function openReader(descriptor: ReaderDescriptor): SpoolReader {
+export function openReader(
+  descriptor: ReaderDescriptor,
+  options: HttpSpoolReaderOptions = {},
+): SpoolReader {
   switch (descriptor.kind) {
     case 'file':
       return new FileSpoolReader(descriptor.locator);
-    // 'http' (an HttpSpoolReader on the URL) belongs here once that backend exists.
+    case 'http':
+      return new HttpSpoolReader(descriptor.locator, options);
     default:
       throw new SpoolforgeError(
         'E_INVALID_ARGUMENT',

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { SpoolSource } from '../artifact/spool.js';
-import { abortError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { abortable } from '../shared/abortable.js';
+import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { writeFully } from '../spool/file-io.js';
 import { LineIndex } from '../spool/line-index.js';
 
@@ -58,47 +59,21 @@ export async function ingestSource(
   if (typeof source === 'string' || source instanceof Uint8Array) {
     await append(typeof source === 'string' ? Buffer.from(source) : source);
   } else {
-    const iterator = source[Symbol.asyncIterator]();
     let pendingSurrogate = '';
-    try {
-      for (let next = await nextOrAbort(iterator, signal); !next.done; ) {
-        const chunk = next.value;
-        if (typeof chunk === 'string') {
-          const [text, rest] = splitTrailingHighSurrogate(pendingSurrogate + chunk);
-          pendingSurrogate = rest;
-          await append(Buffer.from(text));
-        } else {
-          if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
-          pendingSurrogate = '';
-          await append(chunk);
-        }
-        next = await nextOrAbort(iterator, signal);
+    for await (const chunk of abortable(source, signal)) {
+      if (typeof chunk === 'string') {
+        const [text, rest] = splitTrailingHighSurrogate(pendingSurrogate + chunk);
+        pendingSurrogate = rest;
+        await append(Buffer.from(text));
+      } else {
+        if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
+        pendingSurrogate = '';
+        await append(chunk);
       }
-      if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
-    } catch (error) {
-      // Let the source release what it holds (a file descriptor, a socket); do not wait for it.
-      void iterator.return?.().catch(() => undefined);
-      throw error;
     }
+    if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
   }
   return { lineIndex, sha256: hash.digest('hex'), head: head.subarray(0, headLength) };
-}
-
-/** The iterator's next step, or `E_ABORTED` as soon as `signal` fires, whichever comes first. */
-function nextOrAbort<T>(
-  iterator: AsyncIterator<T>,
-  signal: AbortSignal | undefined,
-): Promise<IteratorResult<T>> {
-  if (!signal) return iterator.next();
-  throwIfAborted(signal);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    iterator
-      .next()
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** A high surrogate at the end waits for its partner, which starts the next string chunk. */
