@@ -1,5 +1,15 @@
-import { ArtifactStore, MemorySpoolReader, openReader, SpoolforgeError, spool } from 'spoolforge';
+import {
+  ArtifactStore,
+  createArtifactHandler,
+  HttpSpoolReader,
+  MemorySpoolReader,
+  openReader,
+  SpooledArtifact,
+  SpoolforgeError,
+  spool,
+} from 'spoolforge';
 import { describe, expect, it } from 'vitest';
+import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
 /** What `run` throws, or `undefined`. */
@@ -46,5 +56,23 @@ describe('reopening readers', () => {
 
     const unknown = thrownBy(() => openReader({ kind: 'carrier-pigeon', locator: 'coop 7' }));
     expect(unknown).toMatchObject({ code: 'E_INVALID_ARGUMENT' });
+  });
+
+  it('reopens an http reader from its descriptor: a stored artifact over the artifact handler', async () => {
+    const store = await ArtifactStore.open(await tempDirectory());
+    const text = Array.from(
+      { length: 5_000 },
+      (_, line) => `${line} ${line % 7 ? 'ok' : 'FAIL'}\n`,
+    );
+    const record = await store.put(text.join(''), { name: 'checks' });
+    const origin = await listen(createArtifactHandler(store));
+    const descriptor = new HttpSpoolReader(`${origin}/artifacts/${record.id}`).describe();
+    const reopened = openReader(JSON.parse(JSON.stringify(descriptor)), { blockSize: 4096 });
+    await using remote = new SpooledArtifact(reopened);
+    await using local = await store.get('checks');
+    expect(await remote.grep('FAIL', { maxCount: 5, context: 1 })).toEqual(
+      await local.grep('FAIL', { maxCount: 5, context: 1 }),
+    );
+    expect(await remote.tail(3)).toEqual(await local.tail(3));
   });
 });
