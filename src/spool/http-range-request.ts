@@ -51,8 +51,7 @@ export async function probeRemote(
     attempt(client, headers, signal, async (response, touch) => {
       const range = parseContentRange(response.headers.get('content-range'));
       if (response.status === 206 && range?.total !== undefined && range.start === 0) {
-        const head = new Uint8Array(range.end - range.start + 1);
-        await readBody(client, response, head, { received: 0 }, touch);
+        const head = await readWholeBody(client, response, range.end - range.start + 1, touch);
         return { identity: identityOf(response, range.total), head, whole: false };
       }
       if (response.status === 200) return wholeBody(client, response, touch);
@@ -73,36 +72,40 @@ export async function probeRemote(
 
 /**
  * Bytes `[start, end)` of the object `identity` describes, sent with `If-Range`/`If-Match` and
- * checked against it. A body cut off mid-way resumes from the last byte received.
+ * checked against it, handed to `onChunk` in order as they arrive. A body cut off mid-way
+ * resumes from the last byte received, so no byte is handed over twice.
  */
 export async function fetchRange(
   client: RangeClient,
   identity: RemoteIdentity,
-  start: number,
-  end: number,
+  range: { start: number; end: number },
   signal: AbortSignal,
-): Promise<Uint8Array> {
-  const target = new Uint8Array(end - start);
-  const progress = { received: 0 };
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const { start, end } = range;
+  const progress = { expected: end - start, received: 0 };
   await withRetries(client.label, client.policy, signal, () => {
     const from = start + progress.received;
     const headers = requestHeaders(client, `bytes=${from}-${end - 1}`, identity);
     return attempt(client, headers, signal, async (response, touch) => {
       if (response.status === 206) {
         checkSameObject(client.label, identity, response);
-        const range = parseContentRange(response.headers.get('content-range'));
-        if (range?.total !== undefined && range.total !== identity.length) {
+        const answered = parseContentRange(response.headers.get('content-range'));
+        if (answered?.total !== undefined && answered.total !== identity.length) {
           await discard(response);
-          throw changed(client.label, `its length went from ${identity.length} to ${range.total}`);
+          throw changed(
+            client.label,
+            `its length went from ${identity.length} to ${answered.total}`,
+          );
         }
-        if (range?.start !== from) {
+        if (answered?.start !== from) {
           await discard(response);
           throw new SpoolforgeError(
             'E_REMOTE_FAILED',
             `${client.label}: asked for bytes from ${from}, got Content-Range ${response.headers.get('content-range')}`,
           );
         }
-        await readBody(client, response, target, progress, touch);
+        await readBody(client, response, progress, onChunk, touch);
         return;
       }
       await discard(response);
@@ -122,6 +125,21 @@ export async function fetchRange(
       }
       throw statusFailure(client.label, response);
     });
+  });
+}
+
+/** {@link fetchRange} gathered into one array. */
+export async function fetchRangeBytes(
+  client: RangeClient,
+  identity: RemoteIdentity,
+  range: { start: number; end: number },
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const target = new Uint8Array(range.end - range.start);
+  let filled = 0;
+  await fetchRange(client, identity, range, signal, (chunk) => {
+    target.set(chunk, filled);
+    filled += chunk.length;
   });
   return target;
 }
@@ -187,31 +205,53 @@ async function attempt<T>(
   }
 }
 
-/** Reads a body into `target` from `progress.received`; a short body is a retryable failure. */
+/**
+ * Hands a body's chunks to `onChunk`, counting them in `progress`; more than `expected` bytes
+ * is an error, fewer (a dropped connection) a retryable failure.
+ */
 async function readBody(
   client: RangeClient,
   response: Response,
-  target: Uint8Array,
-  progress: { received: number },
+  progress: { expected: number; received: number },
+  onChunk: (chunk: Uint8Array) => void,
   touch: () => void,
 ): Promise<void> {
   if (!response.body) throw new RetryableFailure('the response had no body');
   for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
     touch();
-    if (progress.received + chunk.length > target.length) {
+    if (progress.received + chunk.length > progress.expected) {
       throw new SpoolforgeError(
         'E_REMOTE_FAILED',
         `${client.label}: the server sent more bytes than the range asked for`,
       );
     }
-    target.set(chunk, progress.received);
     progress.received += chunk.length;
+    onChunk(chunk);
   }
-  if (progress.received < target.length) {
+  if (progress.received < progress.expected) {
     throw new RetryableFailure(
-      `the connection closed after ${progress.received} of ${target.length} bytes`,
+      `the connection closed after ${progress.received} of ${progress.expected} bytes`,
     );
   }
+}
+
+/** Reads a whole body of `length` bytes into one array. */
+async function readWholeBody(
+  client: RangeClient,
+  response: Response,
+  length: number,
+  touch: () => void,
+): Promise<Uint8Array> {
+  const target = new Uint8Array(length);
+  const progress = { expected: length, received: 0 };
+  await readBody(
+    client,
+    response,
+    progress,
+    (chunk) => target.set(chunk, progress.received - chunk.length),
+    touch,
+  );
+  return target;
 }
 
 /** A 200 to a Range request: usable only when the whole body is small enough to keep. */
@@ -230,8 +270,7 @@ async function wholeBody(
       }, more than wholeBodyLimit (${client.wholeBodyLimit} bytes)`,
     );
   }
-  const head = new Uint8Array(declared);
-  await readBody(client, response, head, { received: 0 }, touch);
+  const head = await readWholeBody(client, response, declared, touch);
   return { identity: identityOf(response, declared), head, whole: true };
 }
 

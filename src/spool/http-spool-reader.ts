@@ -3,11 +3,13 @@ import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { BlockCache } from './block-cache.js';
 import {
   fetchRange,
+  fetchRangeBytes,
   probeRemote,
   type RangeClient,
   type RemoteIdentity,
   redactUrl,
 } from './http-range-request.js';
+import { PrefetchedRange } from './prefetched-range.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 /**
@@ -153,8 +155,9 @@ export class HttpSpoolReader implements SpoolReader {
 
   /**
    * Bytes `[start, end)` in order, for a scan: the first part comes from the block cache, then
-   * requests double from two blocks up to `partSize`, with up to `readAhead` in flight. Stopping
-   * early (a `head`) cancels what is in flight.
+   * requests double from two blocks up to `partSize`, with up to `readAhead` in flight; the
+   * oldest streams as it arrives while the others download. Stopping early (a `head`) cancels
+   * what is in flight.
    */
   async *stream(start = 0, end?: number, options: ReadOptions = {}): AsyncGenerator<Uint8Array> {
     const controller = new AbortController();
@@ -170,7 +173,7 @@ export class HttpSpoolReader implements SpoolReader {
     const firstEnd = Math.min(stop, (Math.floor(position / this.#blockSize) + 1) * this.#blockSize);
     yield await this.read(position, firstEnd - position, { signal });
     position = firstEnd;
-    const queue: Promise<Uint8Array>[] = [];
+    const queue: PrefetchedRange[] = [];
     let next = position;
     let size = 2 * this.#blockSize;
     let window = 1;
@@ -179,20 +182,28 @@ export class HttpSpoolReader implements SpoolReader {
         while (queue.length < window && next < stop) {
           // Blocks a lookup already cached (the last ones, after a tail) cost no request.
           const cachedEnd = Math.min(stop, this.#cachedExtent(next));
-          const partEnd = cachedEnd > next ? cachedEnd : Math.min(stop, next + size);
-          const part =
-            cachedEnd > next
-              ? this.read(next, partEnd - next, { signal })
-              : this.#fetch(identity, next, partEnd, signal);
-          part.catch(() => undefined); // awaited in order below; not an unhandled rejection
-          queue.push(part);
-          next = partEnd;
+          const range = {
+            start: next,
+            end: cachedEnd > next ? cachedEnd : Math.min(stop, next + size),
+          };
+          queue.push(
+            new PrefetchedRange(async (onChunk) => {
+              if (cachedEnd > range.start) {
+                onChunk(await this.read(range.start, range.end - range.start, { signal }));
+              } else {
+                await this.#download(identity, range, signal, onChunk);
+              }
+            }),
+          );
+          next = range.end;
           size = Math.min(size * 2, this.#partSize);
         }
-        const part = await (queue.shift() as Promise<Uint8Array>);
-        position += part.length;
+        // The first part streams as it arrives while the ones behind it download.
+        for await (const chunk of (queue.shift() as PrefetchedRange).chunks()) {
+          position += chunk.length;
+          yield chunk;
+        }
         window = Math.min(window + 1, this.#readAhead);
-        yield part;
       }
     } finally {
       controller.abort();
@@ -285,9 +296,21 @@ export class HttpSpoolReader implements SpoolReader {
     end: number,
     signal: AbortSignal,
   ): Promise<Uint8Array> {
-    const bytes = await fetchRange(this.#client, identity, start, end, signal);
+    const bytes = await fetchRangeBytes(this.#client, identity, { start, end }, signal);
     this.#bytesReceived += bytes.length;
     return bytes;
+  }
+
+  #download(
+    identity: RemoteIdentity,
+    range: { start: number; end: number },
+    signal: AbortSignal,
+    onChunk: (chunk: Uint8Array) => void,
+  ): Promise<void> {
+    return fetchRange(this.#client, identity, range, signal, (chunk) => {
+      this.#bytesReceived += chunk.length;
+      onChunk(chunk);
+    });
   }
 
   /** Where the run of cached blocks holding `position` ends (`position` when it is not cached). */
