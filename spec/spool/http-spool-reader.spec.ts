@@ -299,7 +299,7 @@ describe('HttpSpoolReader against faults', () => {
   it('reads a small body whole when Range is ignored, and refuses a large one', async () => {
     const small = await tempFile(numberedLog(100));
     const server = await startServer(serveFiles(small, { acceptRanges: false }));
-    const artifact = new SpooledArtifact(new HttpSpoolReader(urlOf(server, small)));
+    const artifact = SpooledArtifact.fromUrl(urlOf(server, small), { name: 'small' });
     await using local = SpooledArtifact.fromFile(small);
     expect(await artifact.tail(2)).toEqual(await local.tail(2));
     expect(server.requests).toHaveLength(1);

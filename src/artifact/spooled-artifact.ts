@@ -1,5 +1,6 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { HttpSpoolReader, type HttpSpoolReaderOptions } from '../spool/http-spool-reader.js';
 import { lineBlocks } from '../spool/line-blocks.js';
 import { LineIndex } from '../spool/line-index.js';
 import { newline } from '../spool/newlines.js';
@@ -110,6 +111,24 @@ export class SpooledArtifact {
   ): T {
     // The options are the class's own (a subclass adds some); `lineIndex` is the base's to set.
     return new this(new FileSpoolReader(path), options as Options);
+  }
+
+  /**
+   * An artifact over an http(s) URL, read with Range requests by an {@link HttpSpoolReader}
+   * (`options.http`: headers, a custom fetch, cache and retry settings). Head, grep and line
+   * ranges near the start read only what they need; the line index (for `lineCount`, `tail`
+   * and numbered lines near the end) is built by one streaming pass on first need.
+   */
+  static fromUrl<T extends SpooledArtifact, Options extends SpooledArtifactOptions>(
+    this: new (
+      reader: SpoolReader,
+      options?: Options,
+    ) => T,
+    url: string | URL,
+    options: Omit<Options, 'lineIndex'> & { http?: HttpSpoolReaderOptions } = {} as Options,
+  ): T {
+    const { http, ...artifactOptions } = options;
+    return new this(new HttpSpoolReader(url, http), artifactOptions as Options);
   }
 
   /** An artifact over a writer's bytes, queryable while the writer is still writing. */
