@@ -117,8 +117,8 @@ export {
   throwIfAborted,
 } from './shared/spoolforge-error.js';
 export { FileSpoolReader } from './spool/file-spool-reader.js';
-export { redactUrl } from './spool/http-range-request.js';
-export { HttpSpoolReader, type HttpSpoolReaderOptions } from './spool/http-spool-reader.js';
+export { HttpSpoolReader } from './spool/http-spool-reader.js';
+export type { HttpSpoolReaderOptions } from './spool/http-spool-reader-options.js';
 export { type LineBlocksOptions, lineBlocks } from './spool/line-blocks.js';
 export {
   type LineCheckpoint,
@@ -130,6 +130,7 @@ export { MemorySpoolReader } from './spool/memory-spool-reader.js';
 export { countNewlines } from './spool/newlines.js';
 export { openReader } from './spool/open-reader.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
+export { redactUrl } from './spool/redact-url.js';
 export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';

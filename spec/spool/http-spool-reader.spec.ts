@@ -173,6 +173,39 @@ function faulty(
   };
 }
 
+/**
+ * A log served with a strong ETag `"v<version>"` that the test bumps when it replaces the
+ * object; with `conditionals: false` the server ignores If-Match and If-Range (and sends no
+ * Last-Modified), as some do.
+ */
+async function versionedObject(options: { conditionals: boolean }) {
+  const path = join(await tempDirectory(), 'build.log');
+  await writeFile(path, numberedLog(20_000));
+  const state = { version: 1 };
+  const server = await startServer(
+    faulty(
+      path,
+      (_n, request, response) => {
+        if (!options.conditionals) {
+          delete request.headers['if-match'];
+          delete request.headers['if-range'];
+        }
+        response.setHeader('etag', `"v${state.version}"`);
+        return false;
+      },
+      { etag: false, lastModified: options.conditionals },
+    ),
+  );
+  return {
+    path,
+    server,
+    url: urlOf(server, path),
+    set version(version: number) {
+      state.version = version;
+    },
+  };
+}
+
 describe('HttpSpoolReader against faults', () => {
   it('retries 503 and 429, honouring Retry-After', async () => {
     const path = await tempFile(numberedLog(1000));
@@ -244,55 +277,27 @@ describe('HttpSpoolReader against faults', () => {
   });
 
   it('fails with E_REMOTE_CHANGED when the object is replaced mid-read (If-Match → 412)', async () => {
-    const directory = await tempDirectory();
-    const path = join(directory, 'build.log');
-    await writeFile(path, numberedLog(20_000));
-    let version = 1;
-    const server = await startServer(
-      faulty(
-        path,
-        (_n, _request, response) => {
-          response.setHeader('etag', `"v${version}"`);
-          return false;
-        },
-        { etag: false },
-      ),
-    );
-    const reader = new HttpSpoolReader(urlOf(server, path), { blockSize: 4096 });
+    const object = await versionedObject({ conditionals: true });
+    const reader = new HttpSpoolReader(object.url, { blockSize: 4096 });
     await reader.read(0, 10);
-    await writeFile(`${path}.next`, numberedLog(20_001));
-    await rename(`${path}.next`, path);
-    version = 2;
+    await writeFile(`${object.path}.next`, numberedLog(20_001));
+    await rename(`${object.path}.next`, object.path);
+    object.version = 2;
     const error = await failure(reader.read(50_000, 10), 'E_REMOTE_CHANGED');
     expect(error.message).toMatch(/changed while being read/);
-    expect(server.requests[1]?.ifMatch).toBe('"v1"');
-    expect(server.requests[1]?.ifRange).toBe('"v1"');
+    expect(object.server.requests[1]?.ifMatch).toBe('"v1"');
+    expect(object.server.requests[1]?.ifRange).toBe('"v1"');
   });
 
   it('fails with E_REMOTE_CHANGED when a server ignoring conditionals sends a new ETag or length', async () => {
-    const directory = await tempDirectory();
-    const path = join(directory, 'build.log');
-    await writeFile(path, numberedLog(20_000));
-    let version = 1;
-    const server = await startServer(
-      faulty(
-        path,
-        (_n, request, response) => {
-          delete request.headers['if-match'];
-          delete request.headers['if-range'];
-          response.setHeader('etag', `"v${version}"`);
-          return false;
-        },
-        { etag: false, lastModified: false },
-      ),
-    );
-    const reader = new HttpSpoolReader(urlOf(server, path), { blockSize: 4096 });
+    const object = await versionedObject({ conditionals: false });
+    const reader = new HttpSpoolReader(object.url, { blockSize: 4096 });
     await reader.read(0, 10);
-    version = 2;
+    object.version = 2;
     await failure(reader.read(50_000, 10), 'E_REMOTE_CHANGED');
     // Same ETag but shorter: the range is past the new end (416).
-    version = 1;
-    await truncate(path, 40_000);
+    object.version = 1;
+    await truncate(object.path, 40_000);
     await failure(reader.read(60_000, 10), 'E_REMOTE_CHANGED');
   });
 

@@ -1,6 +1,7 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
-import { HttpSpoolReader, type HttpSpoolReaderOptions } from '../spool/http-spool-reader.js';
+import { HttpSpoolReader } from '../spool/http-spool-reader.js';
+import type { HttpSpoolReaderOptions } from '../spool/http-spool-reader-options.js';
 import { lineBlocks } from '../spool/line-blocks.js';
 import { LineIndex } from '../spool/line-index.js';
 import { newline } from '../spool/newlines.js';

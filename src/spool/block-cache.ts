@@ -61,3 +61,27 @@ export class BlockCache {
     this.#bytes = 0;
   }
 }
+
+/**
+ * Copies `length` bytes starting `offset` bytes into consecutive blocks (a view when one block
+ * has them all).
+ *
+ * @example
+ * ```ts
+ * assembleBlocks([blockA, blockB], 100, 200); // the bytes from 100 into blockA, 200 of them
+ * ```
+ */
+export function assembleBlocks(blocks: Uint8Array[], offset: number, length: number): Uint8Array {
+  const first = blocks[0] as Uint8Array;
+  if (blocks.length === 1) return first.subarray(offset, offset + length);
+  const target = new Uint8Array(length);
+  let written = 0;
+  let skip = offset;
+  for (const block of blocks) {
+    const piece = block.subarray(skip, skip + length - written);
+    target.set(piece, written);
+    written += piece.length;
+    skip = 0;
+  }
+  return target;
+}

@@ -1,5 +1,13 @@
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
-import { parseRetryAfter, RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
+import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
+import {
+  changed,
+  checkSameObject,
+  identityOf,
+  parseContentRange,
+  type RemoteIdentity,
+  statusFailure,
+} from './remote-identity.js';
 
 /**
  * Where and how a remote object is fetched: everything a Range request needs besides the range.
@@ -20,21 +28,6 @@ export interface RangeClient {
   timeout: number;
   /** A server that ignores Range may send a body up to this size whole. */
   wholeBodyLimit: number;
-}
-
-/**
- * What the first response said about the object: its length and validators. Later requests
- * must agree with it, or the read fails with `E_REMOTE_CHANGED` instead of mixing versions.
- *
- * @example
- * ```ts
- * const identity: RemoteIdentity = { length: 1 << 30, etag: '"5f3a"', lastModified: undefined };
- * ```
- */
-export interface RemoteIdentity {
-  length: number;
-  etag: string | undefined;
-  lastModified: string | undefined;
 }
 
 /**
@@ -142,24 +135,6 @@ export async function fetchRangeBytes(
     filled += chunk.length;
   });
   return target;
-}
-
-/**
- * The part of a URL that is safe to show: presigned URLs carry credentials in the query string,
- * and URLs may carry a user and password.
- *
- * @example
- * ```ts
- * redactUrl('https://bucket.s3.amazonaws.com/build.log?X-Amz-Signature=abc'); // 'https://bucket.s3.amazonaws.com/build.log'
- * ```
- */
-export function redactUrl(url: string | URL): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return String(url).replace(/[?#].*$/s, '');
-  }
 }
 
 type ResponseHandler<T> = (response: Response, touch: () => void) => Promise<T>;
@@ -286,59 +261,6 @@ function requestHeaders(client: RangeClient, range: string, identity?: RemoteIde
     headers.set('if-range', identity.lastModified);
   }
   return headers;
-}
-
-function identityOf(response: Response, length: number): RemoteIdentity {
-  return {
-    length,
-    etag: response.headers.get('etag') ?? undefined,
-    lastModified: response.headers.get('last-modified') ?? undefined,
-  };
-}
-
-function checkSameObject(label: string, identity: RemoteIdentity, response: Response): void {
-  const etag = response.headers.get('etag');
-  if (identity.etag && etag && etag !== identity.etag) {
-    throw changed(label, `its ETag went from ${identity.etag} to ${etag}`);
-  }
-  const lastModified = response.headers.get('last-modified');
-  if (identity.lastModified && lastModified && lastModified !== identity.lastModified) {
-    throw changed(label, `its Last-Modified went from ${identity.lastModified} to ${lastModified}`);
-  }
-}
-
-function changed(label: string, how: string): SpoolforgeError {
-  return new SpoolforgeError(
-    'E_REMOTE_CHANGED',
-    `${label} changed while being read: ${how}; open it again to read the new version`,
-  );
-}
-
-function statusFailure(label: string, response: Response): Error {
-  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  if (response.status === 404 || response.status === 410) {
-    return new SpoolforgeError('E_REMOTE_NOT_FOUND', `${label}: ${status}`);
-  }
-  if (response.status === 401 || response.status === 403) {
-    return new SpoolforgeError(
-      'E_REMOTE_FORBIDDEN',
-      `${label}: ${status} (check the credentials; a presigned URL may have expired)`,
-    );
-  }
-  if (response.status === 408 || response.status === 429 || response.status >= 500) {
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-    return new RetryableFailure(status, retryAfter === undefined ? {} : { retryAfter });
-  }
-  return new SpoolforgeError('E_REMOTE_FAILED', `${label}: ${status}`);
-}
-
-function parseContentRange(
-  value: string | null,
-): { start: number; end: number; total: number | undefined } | undefined {
-  const match = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(value?.trim() ?? '');
-  if (!match) return undefined;
-  const total = match[3] === '*' ? undefined : Number(match[3]);
-  return { start: Number(match[1] ?? -1), end: Number(match[2] ?? -1), total };
 }
 
 async function discard(response: Response): Promise<void> {

@@ -1,54 +1,17 @@
 import { raceAbort } from '../shared/abortable.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
-import { BlockCache } from './block-cache.js';
+import { assembleBlocks, BlockCache } from './block-cache.js';
 import {
   fetchRange,
   fetchRangeBytes,
   probeRemote,
   type RangeClient,
-  type RemoteIdentity,
-  redactUrl,
 } from './http-range-request.js';
+import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { PrefetchedRange } from './prefetched-range.js';
+import { redactUrl } from './redact-url.js';
+import type { RemoteIdentity } from './remote-identity.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
-
-/**
- * Options for an {@link HttpSpoolReader}.
- *
- * @example
- * ```ts
- * const options: HttpSpoolReaderOptions = { headers: { authorization: `Bearer ${token}` }, retries: 6 };
- * ```
- */
-export interface HttpSpoolReaderOptions {
-  /** Sent with every request (authorization, cookies, API keys). */
-  headers?: ConstructorParameters<typeof Headers>[0];
-  /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */
-  fetch?: typeof globalThis.fetch;
-  /** Unit of the block cache and of random reads. Default 128 KiB. */
-  blockSize?: number;
-  /** Bytes the least-recently-used block cache keeps. Default 8 MiB. */
-  cacheBytes?: number;
-  /** The largest request of a sequential scan; scans start at two blocks and double. Default 4 MiB. */
-  partSize?: number;
-  /** Requests a sequential scan keeps in flight once it is under way. Default 4. */
-  readAhead?: number;
-  /** Retries of a request after network errors, timeouts, 408, 429 and 5xx. Default 4. */
-  retries?: number;
-  /** First backoff in milliseconds, doubled each retry (with jitter). Default 250. */
-  retryDelay?: number;
-  /** Longest wait between attempts; a `Retry-After` asking more fails the read. Default 10 s. */
-  maxRetryDelay?: number;
-  /** Milliseconds to wait for response headers or the next body chunk. Default 30 s. */
-  timeout?: number;
-  /**
-   * A server that ignores Range (answers 200) is still read when its body is at most this
-   * size, kept whole in memory; larger ones fail with `E_REMOTE_RANGE_UNSUPPORTED`. Default 1 MiB.
-   */
-  wholeBodyLimit?: number;
-  /** Aborts every request in flight and fails later reads with `E_ABORTED`. */
-  signal?: AbortSignal;
-}
 
 interface Remote {
   identity: RemoteIdentity;
@@ -143,7 +106,7 @@ export class HttpSpoolReader implements SpoolReader {
     for (;;) {
       try {
         const blocks = await this.#blocks(first, last, identity, signal);
-        return assemble(blocks, start - first * this.#blockSize, end - start);
+        return assembleBlocks(blocks, start - first * this.#blockSize, end - start);
       } catch (error) {
         // A block another read was fetching failed because that read was aborted, not this one.
         if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED' && !signal.aborted)
@@ -327,20 +290,4 @@ export class HttpSpoolReader implements SpoolReader {
       ? this.#controller.signal
       : AbortSignal.any([this.#controller.signal, ...present]);
   }
-}
-
-/** Copies `length` bytes starting `offset` bytes into consecutive blocks (a view when one block has them). */
-function assemble(blocks: Uint8Array[], offset: number, length: number): Uint8Array {
-  const first = blocks[0] as Uint8Array;
-  if (blocks.length === 1) return first.subarray(offset, offset + length);
-  const target = new Uint8Array(length);
-  let written = 0;
-  let skip = offset;
-  for (const block of blocks) {
-    const piece = block.subarray(skip, skip + length - written);
-    target.set(piece, written);
-    written += piece.length;
-    skip = 0;
-  }
-  return target;
 }

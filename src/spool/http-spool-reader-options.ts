@@ -1,0 +1,37 @@
+/**
+ * Options for an {@link HttpSpoolReader}.
+ *
+ * @example
+ * ```ts
+ * const options: HttpSpoolReaderOptions = { headers: { authorization: `Bearer ${token}` }, retries: 6 };
+ * ```
+ */
+export interface HttpSpoolReaderOptions {
+  /** Sent with every request (authorization, cookies, API keys). */
+  headers?: ConstructorParameters<typeof Headers>[0];
+  /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */
+  fetch?: typeof globalThis.fetch;
+  /** Unit of the block cache and of random reads. Default 128 KiB. */
+  blockSize?: number;
+  /** Bytes the least-recently-used block cache keeps. Default 8 MiB. */
+  cacheBytes?: number;
+  /** The largest request of a sequential scan; scans start at two blocks and double. Default 4 MiB. */
+  partSize?: number;
+  /** Requests a sequential scan keeps in flight once it is under way. Default 4. */
+  readAhead?: number;
+  /** Retries of a request after network errors, timeouts, 408, 429 and 5xx. Default 4. */
+  retries?: number;
+  /** First backoff in milliseconds, doubled each retry (with jitter). Default 250. */
+  retryDelay?: number;
+  /** Longest wait between attempts; a `Retry-After` asking more fails the read. Default 10 s. */
+  maxRetryDelay?: number;
+  /** Milliseconds to wait for response headers or the next body chunk. Default 30 s. */
+  timeout?: number;
+  /**
+   * A server that ignores Range (answers 200) is still read when its body is at most this
+   * size, kept whole in memory; larger ones fail with `E_REMOTE_RANGE_UNSUPPORTED`. Default 1 MiB.
+   */
+  wholeBodyLimit?: number;
+  /** Aborts every request in flight and fails later reads with `E_ABORTED`. */
+  signal?: AbortSignal;
+}

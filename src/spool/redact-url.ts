@@ -1,0 +1,17 @@
+/**
+ * The part of a URL that is safe to show: presigned URLs carry credentials in the query string,
+ * and URLs may carry a user and password.
+ *
+ * @example
+ * ```ts
+ * redactUrl('https://bucket.s3.amazonaws.com/build.log?X-Amz-Signature=abc'); // 'https://bucket.s3.amazonaws.com/build.log'
+ * ```
+ */
+export function redactUrl(url: string | URL): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return String(url).replace(/[?#].*$/s, '');
+  }
+}

@@ -1,0 +1,111 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { parseRetryAfter, RetryableFailure } from './http-retry.js';
+
+/**
+ * What the first response said about the object: its length and validators. Later requests
+ * must agree with it, or the read fails with `E_REMOTE_CHANGED` instead of mixing versions.
+ *
+ * @example
+ * ```ts
+ * const identity: RemoteIdentity = { length: 1 << 30, etag: '"5f3a"', lastModified: undefined };
+ * ```
+ */
+export interface RemoteIdentity {
+  length: number;
+  etag: string | undefined;
+  lastModified: string | undefined;
+}
+
+/**
+ * The length and validators a response states.
+ *
+ * @example
+ * ```ts
+ * const identity = identityOf(response, 1 << 30); // { length, etag: '"5f3a"', lastModified }
+ * ```
+ */
+export function identityOf(response: Response, length: number): RemoteIdentity {
+  return {
+    length,
+    etag: response.headers.get('etag') ?? undefined,
+    lastModified: response.headers.get('last-modified') ?? undefined,
+  };
+}
+
+/**
+ * Fails with `E_REMOTE_CHANGED` when a response's validators differ from the first ones.
+ *
+ * @example
+ * ```ts
+ * checkSameObject(client.label, identity, response);
+ * ```
+ */
+export function checkSameObject(label: string, identity: RemoteIdentity, response: Response): void {
+  const etag = response.headers.get('etag');
+  if (identity.etag && etag && etag !== identity.etag) {
+    throw changed(label, `its ETag went from ${identity.etag} to ${etag}`);
+  }
+  const lastModified = response.headers.get('last-modified');
+  if (identity.lastModified && lastModified && lastModified !== identity.lastModified) {
+    throw changed(label, `its Last-Modified went from ${identity.lastModified} to ${lastModified}`);
+  }
+}
+
+/**
+ * The `E_REMOTE_CHANGED` error for `label`, saying `how`.
+ *
+ * @example
+ * ```ts
+ * throw changed(label, 'its length went from 100 to 80');
+ * ```
+ */
+export function changed(label: string, how: string): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_REMOTE_CHANGED',
+    `${label} changed while being read: ${how}; open it again to read the new version`,
+  );
+}
+
+/**
+ * The error for a status that is not an answer: not found, forbidden, worth a retry (408, 429,
+ * 5xx, with the server's `Retry-After`), or failed.
+ *
+ * @example
+ * ```ts
+ * if (!response.ok) throw statusFailure(client.label, response);
+ * ```
+ */
+export function statusFailure(label: string, response: Response): Error {
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (response.status === 404 || response.status === 410) {
+    return new SpoolforgeError('E_REMOTE_NOT_FOUND', `${label}: ${status}`);
+  }
+  if (response.status === 401 || response.status === 403) {
+    return new SpoolforgeError(
+      'E_REMOTE_FORBIDDEN',
+      `${label}: ${status} (check the credentials; a presigned URL may have expired)`,
+    );
+  }
+  if (response.status === 408 || response.status === 429 || response.status >= 500) {
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    return new RetryableFailure(status, retryAfter === undefined ? {} : { retryAfter });
+  }
+  return new SpoolforgeError('E_REMOTE_FAILED', `${label}: ${status}`);
+}
+
+/**
+ * `bytes a-b/total` or `bytes *\/total`; `total` is undefined for `*`.
+ *
+ * @example
+ * ```ts
+ * parseContentRange('bytes 0-99/1000'); // { start: 0, end: 99, total: 1000 }
+ * ```
+ */
+export function parseContentRange(
+  value: string | null,
+): { start: number; end: number; total: number | undefined } | undefined {
+  const match = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(value?.trim() ?? '');
+  if (!match) return undefined;
+  const total = match[3] === '*' ? undefined : Number(match[3]);
+  return { start: Number(match[1] ?? -1), end: Number(match[2] ?? -1), total };
+}
