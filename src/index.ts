@@ -9,6 +9,8 @@ export {
   detectKind,
   kindOfMediaType,
   mediaTypeOfKind,
+  resolveKind,
+  sniffBytes,
 } from './artifact/detect-kind.js';
 export { approximateTokens, type TokenEncoding } from './artifact/estimate-tokens.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';

@@ -1,4 +1,4 @@
-import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decode, encode } from '@msgpack/msgpack';
 import type { LineIndexSnapshot } from 'spoolforge';
@@ -74,6 +74,25 @@ describe('the CLI line index cache', () => {
     const path = await tempFile(bigLog, 'big.log');
     expect((await runCli(['count', path])).stdout.toString()).toBe(`${lineCount}\n`);
     expect(await cacheFiles()).toEqual([]);
+  });
+
+  it('removes entries unused for 30 days when it saves another', async () => {
+    const directory = join(cacheDirectory, 'line-index');
+    await mkdir(directory, { recursive: true });
+    const stale = join(directory, `${'0'.repeat(64)}.msgpack`);
+    const recent = join(directory, `${'1'.repeat(64)}.msgpack`);
+    await writeFile(stale, 'an index of a log rotated away long ago');
+    await writeFile(recent, 'an index used last week');
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    const lastWeek = new Date(Date.now() - 7 * 86_400_000);
+    await utimes(stale, longAgo, longAgo);
+    await utimes(recent, lastWeek, lastWeek);
+    const path = await tempFile(bigLog, 'big.log');
+    await runCli(['count', path]);
+    const names = await cacheFiles();
+    expect(names).toHaveLength(2);
+    expect(names).toContain(recent);
+    expect(names).not.toContain(stale);
   });
 
   it('ignores a corrupt cache entry', async () => {

@@ -104,6 +104,21 @@ describe('HttpSpoolReader against send', () => {
     await local.close();
   });
 
+  it('never downloads a byte twice when a scan reaches blocks a tail cached', async () => {
+    const text = numberedLog(30_000);
+    const size = Buffer.byteLength(text);
+    const path = await tempFile(text);
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path), {
+      blockSize: 4096,
+      partSize: 64 * 1024,
+    });
+    await reader.read(size - 10_000, 10_000);
+    expect((await collect(readerChunks(reader))).toString()).toBe(text);
+    expect(server.bytesSent()).toBe(size);
+    expect(reader.stats.bytesReceived).toBe(size);
+  });
+
   it('stops requesting when a scan stops early (a head of a large object)', async () => {
     const path = await tempFile(numberedLog(200_000));
     const server = await startServer(serveFiles(path));

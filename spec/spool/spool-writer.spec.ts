@@ -34,6 +34,17 @@ describe('SpoolWriter', () => {
     expect(existsSync(path ?? '')).toBe(false);
   });
 
+  it('keeps a surrogate pair split across strings whole, and a lone half in its place', async () => {
+    const writer = new SpoolWriter();
+    await writer.write('smile \uD83D');
+    await writer.write('\uDE00\nalone \uD83D');
+    await writer.write(new TextEncoder().encode('|bytes\n'));
+    await writer.end();
+    const bytes = await writer.reader().read(0, 100);
+    expect(new TextDecoder().decode(bytes)).toBe('smile 😀\nalone \uFFFD|bytes\n');
+    await writer.close();
+  });
+
   it('answers queries on what has arrived while writing goes on', async () => {
     const writer = new SpoolWriter({ memoryThreshold: 64, lineIndexStride: 16 });
     const artifact = SpooledArtifact.fromWriter(writer);

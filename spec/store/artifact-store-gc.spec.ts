@@ -22,7 +22,10 @@ describe('ArtifactStore damage and garbage', () => {
     expect(await store.info(cut.id)).toMatchObject({ lineCount: 100_000 });
     for (const damaged of [garbled, cut]) {
       const error = await store.get(damaged.id).catch((reason: unknown) => reason);
-      expect(error).toMatchObject({ code: 'E_IO', message: expect.stringMatching(/damaged/) });
+      expect(error).toMatchObject({
+        code: 'E_ARTIFACT_DAMAGED',
+        message: expect.stringMatching(/damaged/),
+      });
     }
 
     const report = await store.gc({ graceMilliseconds: 0 });

@@ -142,6 +142,8 @@ describe('ArtifactStore across processes', () => {
     await run('rmdir', [join(store.directory, 'tmp')]);
     await symlink(outside, join(store.directory, 'tmp'));
 
+    // Just touched: it may belong to a live process in another pid namespace; kept for now.
+    expect((await store.gc({ spoolDirectory })).spoolDirectories).toEqual([]);
     const report = await store.gc({ spoolDirectory, graceMilliseconds: 0 });
     expect(report).toEqual({
       expired: [],

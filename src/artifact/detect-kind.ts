@@ -10,6 +10,36 @@ import { findJsonSyntaxError } from './json/find-json-syntax-error.js';
  */
 export type ArtifactKind = 'text' | 'json' | 'jsonl' | 'markdown' | 'binary';
 
+/**
+ * How much of the start kind detection looks at: enough for JSON's first records, Markdown's
+ * first headings and any NUL byte of a binary header.
+ *
+ * @example
+ * ```ts
+ * const kind = detectKind(await reader.read(0, sniffBytes), { complete: size <= sniffBytes });
+ * ```
+ */
+export const sniffBytes = 64 * 1024;
+
+/**
+ * The kind of a spooled output: the one given, else the one the declared media type names,
+ * else the one its first {@link sniffBytes} bytes show.
+ *
+ * @example
+ * ```ts
+ * resolveKind({ mediaType: 'application/x-ndjson', head, complete: false }); // 'jsonl'
+ * ```
+ */
+export function resolveKind(options: {
+  kind?: ArtifactKind | undefined;
+  mediaType?: string | undefined;
+  head: Uint8Array;
+  complete: boolean;
+}): ArtifactKind {
+  const declared = options.mediaType ? kindOfMediaType(options.mediaType) : undefined;
+  return options.kind ?? declared ?? detectKind(options.head, { complete: options.complete });
+}
+
 const strongMarkdown = [
   /^#{1,6}[ \t]+\S/m, // an ATX heading ("#hashtag" is not one)
   /^(?:```|~~~)/m, // a code fence

@@ -2,7 +2,7 @@ import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
 import { type ArtifactClassChooser, defaultArtifactClassFor } from './artifact-class-for-kind.js';
-import { detectKind, kindOfMediaType, mediaTypeOfKind } from './detect-kind.js';
+import { mediaTypeOfKind, resolveKind, sniffBytes } from './detect-kind.js';
 import { SpooledArtifact, type SpooledArtifactOptions } from './spooled-artifact.js';
 
 /**
@@ -72,17 +72,13 @@ export async function spool(
   if (options.artifactClass !== 'detect') {
     return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
   }
-  const declared = options.mediaType ? kindOfMediaType(options.mediaType) : undefined;
   const size = writer.lineIndex.byteLength;
-  const kind =
-    declared ??
-    detectKind(await writer.reader().read(0, Math.min(size, sniffBytes)), {
-      complete: size <= sniffBytes,
-    });
+  const kind = resolveKind({
+    mediaType: options.mediaType,
+    head: await writer.reader().read(0, Math.min(size, sniffBytes)),
+    complete: size <= sniffBytes,
+  });
   const artifactClass = (options.artifactClassFor ?? defaultArtifactClassFor)(kind);
   const mediaType = options.mediaType ?? mediaTypeOfKind(kind);
   return artifactClass.fromWriter(writer, { ...options, mediaType });
 }
-
-/** What `artifactClass: 'detect'` looks at. */
-const sniffBytes = 64 * 1024;

@@ -1,4 +1,4 @@
-import { detectKind } from '../artifact/detect-kind.js';
+import { detectKind, sniffBytes } from '../artifact/detect-kind.js';
 import { LineIndex } from '../spool/line-index.js';
 import type { CliContext, Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
@@ -6,8 +6,6 @@ import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-ind
 import { parseArguments } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { withSource } from './source-operand.js';
-
-const sniffBytes = 64 * 1024;
 
 /**
  * `spoolforge count SOURCE`: the number of lines as DESIGN §2 defines it (a final line without
@@ -21,7 +19,7 @@ const sniffBytes = 64 * 1024;
 export const countCommand: Command = async (argv, context) => {
   const { operands } = parseArguments(argv, []);
   return withSource(operands, ['SOURCE'], context, async (source) => {
-    const { lines } = await measure(source, context);
+    const { lines } = await measure(source, context, { sniff: false });
     context.output.writeText(`${lines}\n`);
     return 0;
   });
@@ -39,7 +37,7 @@ export const countCommand: Command = async (argv, context) => {
 export const statCommand: Command = async (argv, context) => {
   const { operands } = parseArguments(argv, []);
   return withSource(operands, ['SOURCE'], context, async (source) => {
-    const { bytes, lines, head } = await measure(source, context);
+    const { bytes, lines, head } = await measure(source, context, { sniff: true });
     context.output.writeText(
       `${JSON.stringify({ bytes, lines, kind: detectKind(head, { complete: bytes <= head.length }) })}\n`,
     );
@@ -48,11 +46,11 @@ export const statCommand: Command = async (argv, context) => {
 };
 
 /**
- * Byte and line counts and the first bytes for sniffing, in one streaming pass. A large file
+ * Byte and line counts, and with `sniff` the first bytes, in one streaming pass. A large file
  * resumes from its persisted line index (nothing left to read when it is complete) and
  * persists what it adds.
  */
-async function measure(source: CliSource, context: CliContext) {
+async function measure(source: CliSource, context: CliContext, options: { sniff: boolean }) {
   const { file } = source;
   // A stream keeps no checkpoints: they would only grow with its length.
   const index =
@@ -63,11 +61,11 @@ async function measure(source: CliSource, context: CliContext) {
   const head: Uint8Array[] = [];
   let headLength = 0;
   const keepHead = (chunk: Uint8Array) => {
-    if (headLength >= sniffBytes) return;
+    if (!options.sniff || headLength >= sniffBytes) return;
     head.push(Buffer.from(chunk.subarray(0, sniffBytes - headLength)));
     headLength += Math.min(chunk.length, sniffBytes - headLength);
   };
-  if (covered > 0) {
+  if (covered > 0 && options.sniff) {
     for await (const chunk of source.chunks({ end: Math.min(sniffBytes, covered) }))
       keepHead(chunk);
   }

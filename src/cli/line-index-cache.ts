@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { decode, encode } from '@msgpack/msgpack';
@@ -8,6 +18,8 @@ import { LineIndex, type LineIndexSnapshot } from '../spool/line-index.js';
 
 /** Smaller files are scanned again: reading them costs less than a cache file. */
 export const minimumCachedFileBytes = 16 * 1024 * 1024;
+/** Entries unused this long are removed when another is saved: rotated logs leave none behind. */
+const unusedEntryMilliseconds = 30 * 24 * 60 * 60 * 1000;
 const formatVersion = 1;
 
 /**
@@ -70,7 +82,11 @@ export async function loadLineIndex(file: CachedFile): Promise<LineIndex | undef
     const matches = Object.entries(expected).every(
       ([key, value]) => entry[key as keyof CacheEntry] === value,
     );
-    return matches ? LineIndex.fromSnapshot(entry.index) : undefined;
+    if (!matches) return undefined;
+    const index = LineIndex.fromSnapshot(entry.index);
+    const now = new Date();
+    await utimes(location.path, now, now).catch(() => undefined); // used: not pruned
+    return index;
   } catch {
     return undefined;
   }
@@ -94,8 +110,20 @@ export async function saveLineIndex(file: CachedFile, index: LineIndex): Promise
     await mkdir(location.directory, { recursive: true, mode: 0o700 });
     await writeFile(temporary, encode(entry), { mode: 0o600 });
     await rename(temporary, location.path);
+    await pruneUnused(location.directory);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+async function pruneUnused(directory: string): Promise<void> {
+  for (const name of await readdir(directory)) {
+    if (!name.endsWith('.msgpack')) continue;
+    const path = join(directory, name);
+    const stats = await stat(path).catch(() => undefined);
+    if (stats && Date.now() - stats.mtimeMs > unusedEntryMilliseconds) {
+      await rm(path, { force: true });
+    }
   }
 }
 

@@ -10,6 +10,7 @@ const brand = Symbol.for('spoolforge.error');
  */
 export type SpoolforgeErrorCode =
   | 'E_ABORTED'
+  | 'E_ARTIFACT_DAMAGED'
   | 'E_ARTIFACT_NOT_FOUND'
   | 'E_ARTIFACT_TOO_LARGE'
   | 'E_DISPATCH_ALREADY_SIGNALLED'

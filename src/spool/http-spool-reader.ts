@@ -47,8 +47,10 @@ export class HttpSpoolReader implements SpoolReader {
   readonly #readAhead: number;
   readonly #cache: BlockCache;
   readonly #inFlight = new Map<number, Promise<Uint8Array>>();
-  /** Aborted by `close()` or the reader's own signal. */
+  /** Aborted by `close()`. */
   readonly #controller = new AbortController();
+  /** `close()` or the caller's `options.signal`: what every request of this reader obeys. */
+  readonly #lifetime: AbortSignal;
   #remote: Promise<Remote> | undefined;
   #requestCount = 0;
   #bytesReceived = 0;
@@ -80,9 +82,11 @@ export class HttpSpoolReader implements SpoolReader {
     this.#partSize = Math.max(options.partSize ?? 4 * 1024 * 1024, this.#blockSize);
     this.#readAhead = Math.max(1, options.readAhead ?? 4);
     this.#cache = new BlockCache(options.cacheBytes ?? 8 * 1024 * 1024);
-    const { signal } = options;
-    if (signal?.aborted) this.#controller.abort(signal.reason);
-    signal?.addEventListener('abort', () => this.#controller.abort(signal.reason), { once: true });
+    // AbortSignal.any holds the caller's signal weakly: a long-lived shutdown signal handed to
+    // many readers keeps none of them alive.
+    this.#lifetime = options.signal
+      ? AbortSignal.any([this.#controller.signal, options.signal])
+      : this.#controller.signal;
   }
 
   /** Requests sent (retries included) and payload bytes received so far. */
@@ -143,15 +147,10 @@ export class HttpSpoolReader implements SpoolReader {
     try {
       while (position < stop) {
         while (queue.length < window && next < stop) {
-          // Blocks a lookup already cached (the last ones, after a tail) cost no request.
-          const cachedEnd = Math.min(stop, this.#cachedExtent(next));
-          const range = {
-            start: next,
-            end: cachedEnd > next ? cachedEnd : Math.min(stop, next + size),
-          };
+          const range = { start: next, ...this.#nextPart(next, stop, size) };
           queue.push(
             new PrefetchedRange(async (onChunk) => {
-              if (cachedEnd > range.start) {
+              if (range.cached) {
                 onChunk(await this.read(range.start, range.end - range.start, { signal }));
               } else {
                 await this.#download(identity, range, signal, onChunk);
@@ -184,11 +183,11 @@ export class HttpSpoolReader implements SpoolReader {
     this.#cache.clear();
   }
 
-  #open(signal: AbortSignal = this.#controller.signal): Promise<Remote> {
+  #open(signal: AbortSignal = this.#lifetime): Promise<Remote> {
     throwIfAborted(signal);
     if (!this.#remote) {
       // Shared by every caller, so only the reader's own signal may cancel it.
-      const probe = probeRemote(this.#client, this.#blockSize, this.#controller.signal).then(
+      const probe = probeRemote(this.#client, this.#blockSize, this.#lifetime).then(
         ({ identity, head, whole }) => {
           this.#bytesReceived += head.length;
           if (whole) return { identity, whole: head };
@@ -276,18 +275,22 @@ export class HttpSpoolReader implements SpoolReader {
     });
   }
 
-  /** Where the run of cached blocks holding `position` ends (`position` when it is not cached). */
-  #cachedExtent(position: number): number {
+  /**
+   * The next part of a scan: the run of cached blocks at `position` (the last ones, after a
+   * tail, cost no request), else up to `size` bytes, stopping where cached blocks begin.
+   */
+  #nextPart(position: number, stop: number, size: number): { end: number; cached: boolean } {
     let index = Math.floor(position / this.#blockSize);
-    while (this.#cache.has(index)) index++;
-    return Math.max(position, index * this.#blockSize);
+    const cached = this.#cache.has(index);
+    const limit = cached ? stop : Math.min(stop, position + size);
+    do index++;
+    while (index * this.#blockSize < limit && this.#cache.has(index) === cached);
+    return { end: Math.min(limit, index * this.#blockSize), cached };
   }
 
   /** The reader's own signal joined with a call's. */
   #signal(...signals: (AbortSignal | undefined)[]): AbortSignal {
     const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-    return present.length === 0
-      ? this.#controller.signal
-      : AbortSignal.any([this.#controller.signal, ...present]);
+    return present.length === 0 ? this.#lifetime : AbortSignal.any([this.#lifetime, ...present]);
   }
 }

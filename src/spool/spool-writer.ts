@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { rm } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
 import { readFully, readFullyIntoSync, writeFully } from './file-io.js';
 import { LineIndex } from './line-index.js';
 import { notReopenable } from './memory-spool-reader.js';
@@ -55,7 +56,7 @@ export class SpoolWriter {
   #length = 0;
   #ended = false;
   #pending: Promise<void> = Promise.resolve();
-  #pendingSurrogate = '';
+  readonly #encoder = new Utf8ChunkEncoder();
 
   constructor(options: SpoolWriterOptions = {}) {
     this.#memoryThreshold = options.memoryThreshold ?? SpoolWriter.defaultMemoryThreshold;
@@ -82,10 +83,13 @@ export class SpoolWriter {
 
   /** Appends a chunk; strings are UTF-8 encoded (a surrogate pair split across strings is kept whole). */
   write(chunk: Uint8Array | string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const bytes = typeof chunk === 'string' ? this.#encode(chunk) : chunk;
+    // A surrogate left waiting by a string goes before bytes that follow it.
+    const waiting = typeof chunk === 'string' ? undefined : this.#encoder.flush();
+    const bytes = typeof chunk === 'string' ? this.#encoder.encode(chunk) : chunk;
     return this.#enqueue(async () => {
       throwIfAborted(options.signal);
       if (this.#ended) throw new SpoolforgeError('E_SPOOL_CLOSED', 'Cannot write: spool ended');
+      if (waiting) await this.#append(waiting);
       await this.#append(bytes);
     });
   }
@@ -93,7 +97,7 @@ export class SpoolWriter {
   /** Marks the spool complete after the queued writes. */
   end(): Promise<void> {
     return this.#enqueue(async () => {
-      if (this.#pendingSurrogate) await this.#append(Buffer.from(this.#takeSurrogate()));
+      await this.#append(this.#encoder.flush());
       this.#ended = true;
     });
   }
@@ -171,22 +175,6 @@ export class SpoolWriter {
       return length;
     }
     return readFullyIntoSync(storage.handle.fd, target.subarray(0, length), position);
-  }
-
-  #encode(text: string): Uint8Array {
-    let whole = this.#takeSurrogate() + text;
-    const last = whole.charCodeAt(whole.length - 1);
-    if (last >= 0xd800 && last <= 0xdbff) {
-      this.#pendingSurrogate = whole.slice(-1);
-      whole = whole.slice(0, -1);
-    }
-    return Buffer.from(whole, 'utf8');
-  }
-
-  #takeSurrogate(): string {
-    const surrogate = this.#pendingSurrogate;
-    this.#pendingSurrogate = '';
-    return surrogate;
   }
 }
 

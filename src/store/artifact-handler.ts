@@ -166,9 +166,12 @@ export function createArtifactHandler(
       return sendHtml(request, response, 404, renderProblemPage(frame, problem), frame.nonce);
     }
     const query = readViewerQuery(parameters);
-    let outcome: ViewerOutcome;
+    let outcome: ViewerOutcome = { text: '' };
     try {
-      outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+      // HEAD gets the page's headers without running what may be a scan of gigabytes.
+      if (request.method !== 'HEAD') {
+        outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+      }
     } finally {
       await artifact.close();
     }

@@ -5,7 +5,7 @@ import {
   type ArtifactClassChooser,
   defaultArtifactClassFor,
 } from '../artifact/artifact-class-for-kind.js';
-import { detectKind, kindOfMediaType, mediaTypeOfKind } from '../artifact/detect-kind.js';
+import { mediaTypeOfKind, resolveKind, sniffBytes } from '../artifact/detect-kind.js';
 import type { SpoolSource } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
@@ -21,7 +21,7 @@ import type {
 } from './artifact-store-types.js';
 import { collectGarbage, isExpired } from './collect-garbage.js';
 import { syncDirectory, writeThenRename } from './durable-files.js';
-import { ingestSource, sniffBytes } from './ingest-source.js';
+import { ingestSource } from './ingest-source.js';
 import { encodeSidecar, readSidecar, readSidecarHeader, type SidecarHeader } from './sidecar.js';
 import { StorePaths } from './store-paths.js';
 
@@ -95,10 +95,12 @@ export class ArtifactStore {
       ingestSource(source, handle, signal === undefined ? {} : { signal }),
     );
     const { lineIndex, head } = ingested;
-    const kind =
-      options.kind ??
-      (options.mediaType === undefined ? undefined : kindOfMediaType(options.mediaType)) ??
-      detectKind(head, { complete: lineIndex.byteLength <= sniffBytes });
+    const kind = resolveKind({
+      kind: options.kind,
+      mediaType: options.mediaType,
+      head,
+      complete: lineIndex.byteLength <= sniffBytes,
+    });
     const createdAt = this.#now();
     const record: StoredArtifactRecord = {
       id,
@@ -129,7 +131,8 @@ export class ArtifactStore {
 
   /**
    * The record of a live artifact by id, else the newest live one with that name; `undefined`
-   * for none. Reads only the sidecar's header. A damaged sidecar of that id gives `E_IO`.
+   * for none. Reads only the sidecar's header. A damaged sidecar of that id gives
+   * `E_ARTIFACT_DAMAGED`.
    */
   async info(idOrName: string): Promise<StoredArtifactRecord | undefined> {
     return (await this.#find(idOrName))?.record;
@@ -138,14 +141,20 @@ export class ArtifactStore {
   /**
    * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
    * to, reading in place from its data file with the stored line index. Unknown or expired:
-   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_IO`.
+   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_ARTIFACT_DAMAGED`.
    */
   async get(idOrName: string, options: { signal?: AbortSignal } = {}): Promise<SpooledArtifact> {
     throwIfAborted(options.signal);
-    const found = await this.#find(idOrName);
-    const id = found?.record.id;
-    const sidecar = id === undefined ? undefined : await readSidecar(this.#sidecarPath(id), id);
-    if (!sidecar || isExpired(sidecar.record, this.#now())) {
+    // By id the sidecar is read once; by name, headers find the newest, then its sidecar.
+    const live = (found: Awaited<ReturnType<typeof readSidecar>>) =>
+      found && !isExpired(found.record, this.#now()) ? found : undefined;
+    const read = (id: string) => readSidecar(this.#sidecarPath(id), id);
+    let sidecar = isArtifactId(idOrName) ? live(await read(idOrName)) : undefined;
+    if (!sidecar) {
+      const named = await this.#findByName(idOrName);
+      sidecar = named && live(await read(named.record.id));
+    }
+    if (!sidecar) {
       throw new SpoolforgeError('E_ARTIFACT_NOT_FOUND', `No artifact ${JSON.stringify(idOrName)}`);
     }
     throwIfAborted(options.signal);
@@ -153,14 +162,18 @@ export class ArtifactStore {
     const reader = new FileSpoolReader(this.dataFile(record.id));
     const size = await reader.byteLength().catch(async (error: unknown) => {
       await reader.close();
-      throw new SpoolforgeError('E_IO', `Artifact ${record.id} has lost its data file`, {
-        cause: error,
-      });
+      throw new SpoolforgeError(
+        'E_ARTIFACT_DAMAGED',
+        `Artifact ${record.id} has lost its data file`,
+        {
+          cause: error,
+        },
+      );
     });
     if (size !== record.byteLength) {
       await reader.close();
       throw new SpoolforgeError(
-        'E_IO',
+        'E_ARTIFACT_DAMAGED',
         `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
       );
     }
@@ -214,7 +227,11 @@ export class ArtifactStore {
       const header = await readSidecarHeader(this.#sidecarPath(idOrName), idOrName);
       if (header && !isExpired(header.record, this.#now())) return header;
     }
-    return (await this.#liveHeaders()).find((header) => header.record.name === idOrName);
+    return this.#findByName(idOrName);
+  }
+
+  async #findByName(name: string): Promise<SidecarHeader | undefined> {
+    return (await this.#liveHeaders()).find((header) => header.record.name === name);
   }
 
   /** Every readable, unexpired sidecar header, newest first. */

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastGlob from 'fast-glob';
-import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { tempDirectoryPrefix } from '../spool/temp-directory.js';
 import type { GcOptions, GcReport, StoredArtifactRecord } from './artifact-store-types.js';
 import { isProcessAlive } from './process-alive.js';
@@ -57,8 +57,9 @@ export async function collectGarbage(
   for (const [id, path] of files.sidecars) {
     throwIfAborted(signal);
     const stats = await regularFile(path);
-    // `null`: damaged, `undefined`: removed meanwhile.
-    const header = stats && (await readSidecarHeader(path, id).catch(() => null));
+    // `null`: damaged, `undefined`: removed meanwhile. A failure to read it (EMFILE, EIO) says
+    // nothing about the artifact: it is left for the next run.
+    const header = stats && (await readSidecarHeader(path, id).catch(damagedOrSkipped));
     if (!stats || header === undefined) continue;
     const dataPath = paths.file(id, 'data');
     if (header && isExpired(header.record, now)) {
@@ -87,7 +88,11 @@ export async function collectGarbage(
     report.temporary.push(path);
   }
   if (options.spoolDirectory !== undefined) {
-    report.spoolDirectories = await removeDeadSpoolDirectories(options.spoolDirectory, signal);
+    report.spoolDirectories = await removeDeadSpoolDirectories(
+      options.spoolDirectory,
+      grace,
+      signal,
+    );
   }
   return report;
 }
@@ -120,6 +125,7 @@ async function storeFiles(paths: StorePaths) {
 
 async function removeDeadSpoolDirectories(
   parent: string,
+  grace: number,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
   const removed: string[] = [];
@@ -128,12 +134,27 @@ async function removeDeadSpoolDirectories(
     const pid = Number(spoolDirectoryPattern.exec(entry.name)?.[1]);
     if (!entry.isDirectory() || !pid || pid === process.pid || isProcessAlive(pid)) continue;
     const path = join(parent, entry.name);
-    // Checked again right before removing: never a symbolic link planted meanwhile.
-    if (!(await lstat(path)).isDirectory()) continue;
-    await rm(path, { recursive: true, force: true });
-    removed.push(path);
+    // Checked again right before removing: never a symbolic link planted meanwhile, never
+    // another user's, and not one touched within the grace period (a process in another pid
+    // namespace sharing this directory looks dead from here).
+    const stats = await lstat(path).catch(() => undefined);
+    const ownedByUs = stats?.uid === (process.getuid?.() ?? stats?.uid);
+    if (!stats?.isDirectory() || !ownedByUs || Date.now() - stats.mtimeMs <= grace) continue;
+    // One directory that cannot be removed does not stop the others, nor lose the report.
+    const gone = await rm(path, { recursive: true, force: true }).then(
+      () => true,
+      () => false,
+    );
+    if (gone) removed.push(path);
   }
   return removed;
+}
+
+/** `null` for a damaged sidecar; `undefined` (skip it this time) for any other failure. */
+function damagedOrSkipped(error: unknown): null | undefined {
+  return SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_DAMAGED'
+    ? null
+    : undefined;
 }
 
 /** The entry's own stats when it is a regular file (not a symbolic link), else `undefined`. */

@@ -20,6 +20,10 @@ export async function writeThenRename<T>(
   const handle = await open(temporaryPath, 'wx', 0o600);
   try {
     const result = await write(handle);
+    // Renaming keeps the mtime: a source that went quiet before it ended must not land looking
+    // like an old orphan that a concurrent gc would remove before its sidecar arrives.
+    const now = new Date();
+    await handle.utimes(now, now);
     await handle.sync();
     await handle.close();
     await rename(temporaryPath, finalPath);

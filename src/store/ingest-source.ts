@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { sniffBytes } from '../artifact/detect-kind.js';
 import type { SpoolSource } from '../artifact/spool.js';
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
 import { writeFully } from '../spool/file-io.js';
 import { LineIndex } from '../spool/line-index.js';
-
-/** How much of the start `put` keeps to sniff the kind from. */
-export const sniffBytes = 64 * 1024;
 
 /**
  * What {@link ingestSource} learnt while the bytes went by.
@@ -49,6 +48,7 @@ export async function ingestSource(
   let headLength = 0;
   const append = async (bytes: Uint8Array) => {
     throwIfAborted(signal);
+    if (bytes.length === 0) return;
     const headPart = bytes.subarray(0, head.length - headLength);
     head.set(headPart, headLength);
     headLength += headPart.length;
@@ -59,24 +59,12 @@ export async function ingestSource(
   if (typeof source === 'string' || source instanceof Uint8Array) {
     await append(typeof source === 'string' ? Buffer.from(source) : source);
   } else {
-    let pendingSurrogate = '';
+    const encoder = new Utf8ChunkEncoder();
     for await (const chunk of abortable(source, signal)) {
-      if (typeof chunk === 'string') {
-        const [text, rest] = splitTrailingHighSurrogate(pendingSurrogate + chunk);
-        pendingSurrogate = rest;
-        await append(Buffer.from(text));
-      } else {
-        if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
-        pendingSurrogate = '';
-        await append(chunk);
-      }
+      await append(typeof chunk === 'string' ? encoder.encode(chunk) : encoder.flush());
+      if (typeof chunk !== 'string') await append(chunk);
     }
-    if (pendingSurrogate) await append(Buffer.from(pendingSurrogate));
+    await append(encoder.flush());
   }
   return { lineIndex, sha256: hash.digest('hex'), head: head.subarray(0, headLength) };
-}
-
-/** A high surrogate at the end waits for its partner, which starts the next string chunk. */
-function splitTrailingHighSurrogate(text: string): [string, string] {
-  return /[\uD800-\uDBFF]$/.test(text) ? [text.slice(0, -1), text.slice(-1)] : [text, ''];
 }

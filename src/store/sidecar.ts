@@ -46,7 +46,7 @@ export function encodeSidecar(header: SidecarHeader, index: LineIndexSnapshot): 
 
 /**
  * Reads and checks a sidecar's header only (usually its first 16 KiB). `undefined` when the
- * file does not exist; a damaged or foreign file gives `E_IO`.
+ * file does not exist; a damaged or foreign file gives `E_ARTIFACT_DAMAGED`.
  *
  * @example
  * ```ts
@@ -68,7 +68,7 @@ export async function readSidecarHeader(
 
 /**
  * Reads a whole sidecar: the header and the restored line index, checked against each other.
- * `undefined` when the file does not exist; damage gives `E_IO`.
+ * `undefined` when the file does not exist; damage gives `E_ARTIFACT_DAMAGED`.
  *
  * @example
  * ```ts
@@ -121,7 +121,7 @@ async function readWhole(handle: FileHandle): Promise<Uint8Array> {
 
 /**
  * The first `count` values; `undefined` when `partial` bytes end inside them (read more),
- * `E_IO` when the bytes are not msgpack or hold fewer values.
+ * `E_ARTIFACT_DAMAGED` when the bytes are not msgpack or hold fewer values.
  */
 function decodeValues(
   path: string,
@@ -187,5 +187,11 @@ function isCount(value: unknown): value is number {
 }
 
 function damaged(path: string, reason: string, cause?: unknown): SpoolforgeError {
-  return new SpoolforgeError('E_IO', `${path}: damaged artifact sidecar (${reason})`, { cause });
+  return new SpoolforgeError(
+    'E_ARTIFACT_DAMAGED',
+    `${path}: damaged artifact sidecar (${reason})`,
+    {
+      cause,
+    },
+  );
 }
