@@ -5,9 +5,10 @@ import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-ind
 import type { Output } from './output.js';
 
 /**
- * Copies lines `[start, end)` (0-based) like {@link copyLines}, but a large file starts from the
- * nearest checkpoint of its persisted line index, and extends and saves that index as it reads:
- * the second `lines` call near line 30 M of a 4 GiB file reads a few KiB instead of 4 GiB.
+ * Copies lines `[start, end)` (0-based) like {@link copyLines}, but through a large file's
+ * persisted line index: the index is extended (and saved) until it reaches line `start`, one
+ * pass that counts each newline once, then the copy starts at the nearest checkpoint. The second
+ * `lines` call near line 30 M of a 4 GiB file reads a few KiB instead of 4 GiB.
  *
  * @example
  * ```ts
@@ -21,36 +22,23 @@ export async function copyIndexedLines(
   output: Output,
 ): Promise<void> {
   const { file } = source;
-  const index = (file && (await loadLineIndex(file))) ?? new LineIndex();
-  const coveredBefore = index.byteLength;
-  const checkpoint = index.checkpointFor(start);
-  const chunks = source.chunks({
-    start: checkpoint.offset,
-    initialChunkSize: 64 * 1024,
-    reuseBuffers: true,
-  });
+  const index = file ? ((await loadLineIndex(file)) ?? new LineIndex()) : undefined;
+  if (file && index) {
+    const covered = index.byteLength;
+    // A line is located once the index has counted the newline before it.
+    if (index.lineCount <= start && covered < file.stats.size) {
+      for await (const chunk of source.chunks({ start: covered, reuseBuffers: true })) {
+        index.append(chunk);
+        if (index.lineCount > start) break;
+      }
+    }
+    if (index.byteLength - covered >= minimumCachedFileBytes) await saveLineIndex(file, index);
+  }
+  const checkpoint = index?.checkpointFor(start) ?? { line: 0, offset: 0 };
   await copyLines(
-    file ? extending(chunks, index, checkpoint.offset) : chunks,
+    source.chunks({ start: checkpoint.offset, initialChunkSize: 64 * 1024, reuseBuffers: true }),
     start - checkpoint.line,
     end - checkpoint.line,
     output,
   );
-  if (file && index.byteLength - coveredBefore >= minimumCachedFileBytes) {
-    await saveLineIndex(file, index);
-  }
-}
-
-/** Passes chunks through, feeding the index the bytes past what it already covers. */
-export async function* extending(
-  chunks: AsyncIterable<Uint8Array>,
-  index: LineIndex,
-  start: number,
-): AsyncGenerator<Uint8Array> {
-  let position = start;
-  for await (const chunk of chunks) {
-    const known = index.byteLength - position;
-    if (known >= 0 && known < chunk.length) index.append(chunk.subarray(known));
-    position += chunk.length;
-    yield chunk;
-  }
 }
