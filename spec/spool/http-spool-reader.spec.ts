@@ -104,6 +104,20 @@ describe('HttpSpoolReader against send', () => {
     await local.close();
   });
 
+  it('fetches a short final block with the one before it, so a tail costs one request', async () => {
+    const line = `${'tail line'.padEnd(63, '.')}\n`; // 64 bytes
+    // 50 blocks of 128 KiB (the default), and a final block of 64 bytes.
+    const text = line.repeat(2048 * 50 + 1);
+    const path = await tempFile(text);
+    const server = await startServer(serveFiles(path));
+    const reader = new HttpSpoolReader(urlOf(server, path));
+    await reader.byteLength();
+    const start = await tailOffset(reader, 5); // reads the last byte, then 64 KiB before it
+    expect(Buffer.from(await reader.read(start, 1000)).toString()).toBe(line.repeat(5));
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.range).toBe(`bytes=${49 * 131072}-${text.length - 1}`);
+  });
+
   it('never downloads a byte twice when a scan reaches blocks a tail cached', async () => {
     const text = numberedLog(30_000);
     const size = Buffer.byteLength(text);

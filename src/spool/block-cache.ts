@@ -81,7 +81,7 @@ export function assembleBlocks(blocks: Uint8Array[], offset: number, length: num
     const piece = block.subarray(skip, skip + length - written);
     target.set(piece, written);
     written += piece.length;
-    skip = 0;
+    skip = Math.max(0, skip - block.length);
   }
   return target;
 }

@@ -105,12 +105,16 @@ export class HttpSpoolReader implements SpoolReader {
     const end = Math.min(identity.length, start + Math.max(0, length));
     if (end <= start) return new Uint8Array(0);
     if (whole) return whole.subarray(start, end);
-    const first = Math.floor(start / this.#blockSize);
-    const last = Math.floor((end - 1) / this.#blockSize);
+    const size = this.#blockSize;
+    const last = Math.floor((end - 1) / size);
+    // A short final block comes with the one before it: a tail reads there next.
+    const finalBlock = Math.floor((identity.length - 1) / size);
+    const short = last === finalBlock && identity.length - finalBlock * size < size / 2;
+    const first = Math.max(0, Math.floor(start / size) - (short && start >= last * size ? 1 : 0));
     for (;;) {
       try {
         const blocks = await this.#blocks(first, last, identity, signal);
-        return assembleBlocks(blocks, start - first * this.#blockSize, end - start);
+        return assembleBlocks(blocks, start - first * size, end - start);
       } catch (error) {
         // A block another read was fetching failed because that read was aborted, not this one.
         if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED' && !signal.aborted)
