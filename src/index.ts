@@ -42,6 +42,10 @@ export {
 } from './artifact/grep/grep-scan.js';
 export { BytesLineMatcher, type LineMatcher } from './artifact/grep/line-matcher.js';
 export {
+  type ParallelGrepCountOptions,
+  parallelGrepCount,
+} from './artifact/grep/parallel-grep-count.js';
+export {
   RegexLineMatcher,
   type RegexLineMatcherOptions,
 } from './artifact/grep/regex-line-matcher.js';
@@ -131,6 +135,16 @@ export {
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';
 export { countNewlines } from './spool/newlines.js';
 export { openReader } from './spool/open-reader.js';
+export {
+  buildLineIndexInParallel,
+  type ParallelIndexOptions,
+} from './spool/parallel-line-index.js';
+export {
+  type ByteRange,
+  defaultThreadCount,
+  fileParts,
+  lineAlignedRanges,
+} from './spool/parallel-ranges.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
 export { redactUrl } from './spool/redact-url.js';
 export { type SeekLineOptions, seekLine } from './spool/seek-line.js';

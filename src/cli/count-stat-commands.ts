@@ -1,8 +1,10 @@
 import { detectKind, sniffBytes } from '../artifact/detect-kind.js';
 import { LineIndex } from '../spool/line-index.js';
+import { buildLineIndexInParallel } from '../spool/parallel-line-index.js';
 import type { CliContext, Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
 import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
+import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { withSource } from './source-operand.js';
@@ -52,11 +54,15 @@ export const statCommand: Command = async (argv, context) => {
  */
 async function measure(source: CliSource, context: CliContext, options: { sniff: boolean }) {
   const { file } = source;
+  const cached = file && (await loadLineIndex(file));
+  // A large file without an index is indexed by worker threads, one line-aligned part each.
+  const parallel = !cached && file && runsInParallel(file);
   // A stream keeps no checkpoints: they would only grow with its length.
   const index =
-    (file && (await loadLineIndex(file))) ??
+    cached ||
+    (parallel ? await buildLineIndexInParallel(file.path) : undefined) ||
     new LineIndex(file ? {} : { stride: Number.MAX_SAFE_INTEGER });
-  const covered = index.byteLength;
+  const covered = parallel ? 0 : index.byteLength;
   const progress = new Progress(context.stderr, source.size);
   const head: Uint8Array[] = [];
   let headLength = 0;
@@ -65,11 +71,11 @@ async function measure(source: CliSource, context: CliContext, options: { sniff:
     head.push(Buffer.from(chunk.subarray(0, sniffBytes - headLength)));
     headLength += Math.min(chunk.length, sniffBytes - headLength);
   };
-  if (covered > 0 && options.sniff) {
-    for await (const chunk of source.chunks({ end: Math.min(sniffBytes, covered) }))
-      keepHead(chunk);
+  if (index.byteLength > 0 && options.sniff) {
+    const end = Math.min(sniffBytes, index.byteLength);
+    for await (const chunk of source.chunks({ end })) keepHead(chunk);
   }
-  for await (const chunk of source.chunks({ start: covered, reuseBuffers: true })) {
+  for await (const chunk of source.chunks({ start: index.byteLength, reuseBuffers: true })) {
     keepHead(chunk);
     index.append(chunk);
     progress.update(index.byteLength);

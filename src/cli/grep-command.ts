@@ -1,6 +1,8 @@
 import { compileMatcher } from '../artifact/grep/compile-matcher.js';
 import { grepScan } from '../artifact/grep/grep-scan.js';
+import { parallelGrepCount } from '../artifact/grep/parallel-grep-count.js';
 import type { Command } from './cli-context.js';
+import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments, parseCount } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { withSource } from './source-operand.js';
@@ -40,11 +42,18 @@ export const grepCommand: Command = async (argv, context) => {
   const lineNumbers = options.has('n');
   const countOnly = options.has('c');
   return withSource(operands, ['PATTERN', 'SOURCE'], context, async (source, [pattern]) => {
-    const matcher = compileMatcher(pattern ?? '', {
-      fixed: options.has('F'),
-      ignoreCase: options.has('i'),
-    });
+    const patternOptions = { fixed: options.has('F'), ignoreCase: options.has('i') };
     const { output } = context;
+    // A count over a large file: worker threads, one line-aligned part each.
+    if (countOnly && maxCount === undefined && source.file && runsInParallel(source.file)) {
+      const total = await parallelGrepCount(source.file.path, pattern ?? '', {
+        ...patternOptions,
+        invert: options.has('v'),
+      });
+      output.writeText(`${total}\n`);
+      return total > 0 ? 0 : 1;
+    }
+    const matcher = compileMatcher(pattern ?? '', patternOptions);
     const progress = new Progress(context.stderr, source.size);
     try {
       const { matchCount } = await grepScan(

@@ -1,0 +1,60 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasGnu, runCli, runCommand } from '../helpers/run-cli.js';
+import { tempDirectory } from '../helpers/temp-files.js';
+
+const saved = { threads: process.env.SPOOLFORGE_THREADS, cache: process.env.SPOOLFORGE_CACHE_DIR };
+afterEach(() => {
+  process.env.SPOOLFORGE_THREADS = saved.threads;
+  process.env.SPOOLFORGE_CACHE_DIR = saved.cache;
+});
+
+/** 65 MiB (past the 64 MiB under which scans stay on one thread), no final newline. */
+async function largeLog(): Promise<string> {
+  const lines = Array.from({ length: 12_000 }, (_, line) => {
+    const level = line % 17 === 0 ? 'ERROR' : line % 3 === 0 ? 'Warn' : 'INFO';
+    return `${line} ${level} ${'.'.repeat((line * 31) % 150)} ${line % 1001 === 0 ? 'disk FULL' : 'ok'}`;
+  });
+  const block = `${lines.join('\n')}\n`;
+  const path = join(await tempDirectory(), 'large.log');
+  const repeats = Math.ceil((65 * 1024 * 1024) / Buffer.byteLength(block));
+  await writeFile(path, `${block.repeat(repeats)}the last line, unterminated`);
+  return path;
+}
+
+describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
+  it('prints what GNU grep -c and a one-thread run print', async () => {
+    const path = await largeLog();
+    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    for (const args of [
+      ['-c', 'ERROR'],
+      ['-c', '-i', 'disk full'],
+      ['-c', 'ERROR .*ok$'],
+      ['-c', '-v', 'INFO'],
+      ['-c', 'no such text'],
+    ]) {
+      const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
+      process.env.SPOOLFORGE_THREADS = '3';
+      const parallel = await runCli(['grep', ...args, path]);
+      process.env.SPOOLFORGE_THREADS = '1';
+      const serial = await runCli(['grep', ...args, path]);
+      expect(parallel.stdout.toString(), args.join(' ')).toBe(gnu.stdout.toString());
+      expect(parallel.status, args.join(' ')).toBe(gnu.status);
+      expect(serial.stdout.toString(), args.join(' ')).toBe(gnu.stdout.toString());
+    }
+  });
+
+  it('counts lines and indexes the file on threads, and the next call uses that index', async () => {
+    const path = await largeLog();
+    process.env.SPOOLFORGE_CACHE_DIR = await tempDirectory();
+    process.env.SPOOLFORGE_THREADS = '3';
+    const wc = Number((await runCommand('wc', ['-l', path])).stdout.toString().split(' ')[0]);
+    expect((await runCli(['count', path])).stdout.toString()).toBe(`${wc + 1}\n`);
+    const sed = await runCommand('sed', ['-n', `${wc - 5},${wc + 1}p`, path]);
+    const lines = await runCli(['lines', String(wc - 5), String(wc + 1), path]);
+    expect(lines.stdout.equals(sed.stdout)).toBe(true);
+    const stat = JSON.parse((await runCli(['stat', path])).stdout.toString());
+    expect(stat).toMatchObject({ lines: wc + 1, kind: 'text' });
+  });
+});
