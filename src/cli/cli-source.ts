@@ -4,7 +4,6 @@ import { stat } from 'node:fs/promises';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
-import { HttpSpoolReader } from '../spool/http-spool-reader.js';
 import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 
@@ -46,6 +45,7 @@ export async function openSource(
   if (operand === '-') return streamSource(stdin);
   if (/^https?:\/\//i.test(operand)) {
     // Range requests: head, tail and lines read a block or two; grep and count stream it.
+    const { HttpSpoolReader } = await import('../spool/http-spool-reader.js');
     const reader = new HttpSpoolReader(operand);
     return readerSource(reader, await reader.byteLength(), undefined);
   }

@@ -1,9 +1,6 @@
 #!/usr/bin/env node
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { CliContext, Command } from './cli-context.js';
-import { countCommand, statCommand } from './count-stat-commands.js';
-import { grepCommand } from './grep-command.js';
-import { headCommand, linesCommand, tailCommand } from './head-tail-commands.js';
 import { Output } from './output.js';
 
 const usage = `Usage:
@@ -19,13 +16,14 @@ PATTERN is a JavaScript regular expression (-F for a fixed string). Exit status:
 1 nothing found (grep), 2 error.
 `;
 
-const commands: Record<string, Command> = {
-  head: headCommand,
-  tail: tailCommand,
-  grep: grepCommand,
-  lines: linesCommand,
-  count: countCommand,
-  stat: statCommand,
+// Each command loads only what it runs: start-up is most of a `tail`'s time.
+const commands: Record<string, () => Promise<Command>> = {
+  head: async () => (await import('./head-tail-commands.js')).headCommand,
+  tail: async () => (await import('./head-tail-commands.js')).tailCommand,
+  grep: async () => (await import('./grep-command.js')).grepCommand,
+  lines: async () => (await import('./head-tail-commands.js')).linesCommand,
+  count: async () => (await import('./count-stat-commands.js')).countCommand,
+  stat: async () => (await import('./count-stat-commands.js')).statCommand,
 };
 
 /**
@@ -43,15 +41,15 @@ async function runCli(argv: readonly string[], context: CliContext): Promise<num
     context.output.writeText(usage);
     return 0;
   }
-  const command = name === undefined ? undefined : commands[name];
+  const load = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
   try {
-    if (!command) {
+    if (!load) {
       context.stderr.write(
         `spoolforge: ${name ? `unknown command '${name}'` : 'missing command'}\n${usage}`,
       );
       return 2;
     }
-    return await command(rest, context);
+    return await (await load())(rest, context);
   } catch (error) {
     const message = SpoolforgeError.isInstance(error)
       ? error.message
