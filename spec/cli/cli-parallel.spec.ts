@@ -45,15 +45,20 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
     }
   });
 
-  it('counts lines and indexes the file on threads, and the next call uses that index', async () => {
+  it('indexes the file on threads for a far line, and count and lines use that index', async () => {
     const path = await largeLog();
     process.env.SPOOLFORGE_CACHE_DIR = await tempDirectory();
     process.env.SPOOLFORGE_THREADS = '3';
     const wc = Number((await runCommand('wc', ['-l', path])).stdout.toString().split(' ')[0]);
-    expect((await runCli(['count', path])).stdout.toString()).toBe(`${wc + 1}\n`);
+    // Far into the file with no index yet: the whole index is built on threads first.
     const sed = await runCommand('sed', ['-n', `${wc - 5},${wc + 1}p`, path]);
     const lines = await runCli(['lines', String(wc - 5), String(wc + 1), path]);
     expect(lines.stdout.equals(sed.stdout)).toBe(true);
+    const middle = await runCommand('sed', ['-n', '400000,400002p', path]);
+    expect((await runCli(['lines', '400000', '400002', path])).stdout.equals(middle.stdout)).toBe(
+      true,
+    );
+    expect((await runCli(['count', path])).stdout.toString()).toBe(`${wc + 1}\n`);
     const stat = JSON.parse((await runCli(['stat', path])).stdout.toString());
     expect(stat).toMatchObject({ lines: wc + 1, kind: 'text' });
   });

@@ -1,13 +1,17 @@
 import { LineIndex } from '../spool/line-index.js';
+import { countNewlines } from '../spool/newlines.js';
+import { buildLineIndexInParallel } from '../spool/parallel-line-index.js';
 import type { CliSource } from './cli-source.js';
 import { copyLines } from './copy-lines.js';
 import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
 import type { Output } from './output.js';
+import { runsInParallel } from './parallel-threshold.js';
 
 /**
  * Copies lines `[start, end)` (0-based) like {@link copyLines}, but through a large file's
  * persisted line index: the index is extended (and saved) until it reaches line `start`, one
- * pass that counts each newline once, then the copy starts at the nearest checkpoint. The second
+ * pass that counts each newline once (or, for a line far into a large file, built whole on
+ * worker threads), then the copy starts at the nearest checkpoint. The second
  * `lines` call near line 30 M of a 4 GiB file reads a few KiB instead of 4 GiB.
  *
  * @example
@@ -22,7 +26,12 @@ export async function copyIndexedLines(
   output: Output,
 ): Promise<void> {
   const { file } = source;
-  const index = file ? ((await loadLineIndex(file)) ?? new LineIndex()) : undefined;
+  let index = file ? await loadLineIndex(file) : undefined;
+  if (file && !index && runsInParallel(file) && (await isFarIn(source, start, file.stats.size))) {
+    index = await buildLineIndexInParallel(file.path);
+    await saveLineIndex(file, index);
+  }
+  index ??= file ? new LineIndex() : undefined;
   if (file && index) {
     const covered = index.byteLength;
     // A line is located once the index has counted the newline before it.
@@ -41,4 +50,20 @@ export async function copyIndexedLines(
     end - checkpoint.line,
     output,
   );
+}
+
+/**
+ * Whether line `start` probably lies past the first quarter of the file, judged by the lines of
+ * its first 64 KiB: then indexing the whole file on worker threads beats one thread's scan up
+ * to it, and leaves an index for the next call.
+ */
+async function isFarIn(source: CliSource, start: number, size: number): Promise<boolean> {
+  let sample = 0;
+  let newlines = 0;
+  for await (const chunk of source.chunks({ end: Math.min(size, 64 * 1024) })) {
+    sample += chunk.length;
+    newlines += countNewlines(chunk);
+  }
+  const bytesPerLine = sample / Math.max(1, newlines);
+  return start * bytesPerLine > size / 4;
 }
