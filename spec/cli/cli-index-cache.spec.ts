@@ -28,11 +28,26 @@ const cacheFiles = async () =>
     join(cacheDirectory, 'line-index', name),
   );
 
+type StoredIndex = Omit<LineIndexSnapshot, 'lines' | 'offsets'> & {
+  lines: Uint8Array;
+  offsets: Uint8Array;
+};
+
 /** Rewrites the one cache entry through `change` (keeping it well formed). */
 async function tamper(change: (index: LineIndexSnapshot) => void): Promise<void> {
   const [file] = await cacheFiles();
-  const entry = decode(await readFile(file as string)) as { index: LineIndexSnapshot };
-  change(entry.index);
+  const entry = decode(await readFile(file as string)) as { index: StoredIndex };
+  // Checkpoints are stored as float64 bytes.
+  const numbers = (bytes: Uint8Array) =>
+    Array.from(new Float64Array(Uint8Array.prototype.slice.call(bytes).buffer));
+  const bytes = (values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
+  const index = {
+    ...entry.index,
+    lines: numbers(entry.index.lines),
+    offsets: numbers(entry.index.offsets),
+  };
+  change(index);
+  entry.index = { ...index, lines: bytes(index.lines), offsets: bytes(index.offsets) };
   await writeFile(file as string, encode(entry));
 }
 

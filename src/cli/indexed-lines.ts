@@ -1,6 +1,5 @@
 import { LineIndex } from '../spool/line-index.js';
 import { countNewlines } from '../spool/newlines.js';
-import { buildLineIndexInParallel } from '../spool/parallel-line-index.js';
 import type { CliSource } from './cli-source.js';
 import { copyLines } from './copy-lines.js';
 import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
@@ -28,6 +27,7 @@ export async function copyIndexedLines(
   const { file } = source;
   let index = file ? await loadLineIndex(file) : undefined;
   if (file && !index && runsInParallel(file) && (await isFarIn(source, start, file.stats.size))) {
+    const { buildLineIndexInParallel } = await import('../spool/parallel-line-index.js');
     index = await buildLineIndexInParallel(file.path);
     await saveLineIndex(file, index);
   }

@@ -20,7 +20,7 @@ import { LineIndex, type LineIndexSnapshot } from '../spool/line-index.js';
 export const minimumCachedFileBytes = 16 * 1024 * 1024;
 /** Entries unused this long are removed when another is saved: rotated logs leave none behind. */
 const unusedEntryMilliseconds = 30 * 24 * 60 * 60 * 1000;
-const formatVersion = 1;
+const formatVersion = 2;
 
 /**
  * A regular file as the CLI opened it: the path and the stats that key its cached index.
@@ -43,7 +43,8 @@ interface CacheEntry {
   ctimeMs: number;
   inode: number;
   device: number;
-  index: LineIndexSnapshot;
+  /** The snapshot, its checkpoint arrays as float64 bytes: a copy to decode, not 130 k numbers. */
+  index: Omit<LineIndexSnapshot, 'lines' | 'offsets'> & { lines: Uint8Array; offsets: Uint8Array };
 }
 
 /**
@@ -83,7 +84,11 @@ export async function loadLineIndex(file: CachedFile): Promise<LineIndex | undef
       ([key, value]) => entry[key as keyof CacheEntry] === value,
     );
     if (!matches) return undefined;
-    const index = LineIndex.fromSnapshot(entry.index);
+    const index = LineIndex.fromSnapshot({
+      ...entry.index,
+      lines: numbersOf(entry.index.lines),
+      offsets: numbersOf(entry.index.offsets),
+    });
     const now = new Date();
     await utimes(location.path, now, now).catch(() => undefined); // used: not pruned
     return index;
@@ -104,7 +109,11 @@ export async function loadLineIndex(file: CachedFile): Promise<LineIndex | undef
 export async function saveLineIndex(file: CachedFile, index: LineIndex): Promise<void> {
   const location = await cacheLocation(file);
   if (!location) return;
-  const entry: CacheEntry = { ...entryKey(file, location.realPath), index: index.snapshot() };
+  const snapshot = index.snapshot();
+  const entry: CacheEntry = {
+    ...entryKey(file, location.realPath),
+    index: { ...snapshot, lines: bytesOf(snapshot.lines), offsets: bytesOf(snapshot.offsets) },
+  };
   const temporary = `${location.path}.${process.pid}.tmp`;
   try {
     await mkdir(location.directory, { recursive: true, mode: 0o700 });
@@ -147,4 +156,15 @@ function entryKey(file: CachedFile, realPath: string): Omit<CacheEntry, 'index'>
     inode: stats.ino,
     device: stats.dev,
   };
+}
+
+function bytesOf(numbers: number[]): Uint8Array {
+  return new Uint8Array(Float64Array.from(numbers).buffer);
+}
+
+/** A decoded view may sit at any byte offset (of a Buffer's pool): copied to read as float64. */
+function numbersOf(bytes: Uint8Array): number[] {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return Array.from(new Float64Array(copy.buffer));
 }
