@@ -37,6 +37,8 @@ function gitDescription(): string {
 
 async function main(): Promise<void> {
   const options = parseBenchOptions();
+  // Taken before the run: a commit made while it runs does not describe what was measured.
+  const commit = gitDescription();
   ensureBuilt(root);
   const builtBefore = distFingerprint(root);
   const loadBefore = loadAverage();
@@ -161,7 +163,7 @@ async function main(): Promise<void> {
       lineCount,
       runs: options.runs,
       date: new Date().toISOString(),
-      commit: gitDescription(),
+      commit,
       machine: {
         cpu: cpus()[0]?.model,
         cpus: cpus().length,
@@ -182,7 +184,7 @@ async function main(): Promise<void> {
     });
     const chart = renderRatioChart(rows, {
       title: `spoolforge CLI time vs ripgrep and GNU tools, ${options.sizeLabel} log`,
-      subtitle: `${lineCount} lines, median of ${options.runs} runs, ${cpus().length} CPUs, ${gitDescription()}, ${new Date().toISOString().slice(0, 16)}`,
+      subtitle: `${lineCount} lines, median of ${options.runs} runs, ${cpus().length} CPUs, ${commit}, ${new Date().toISOString().slice(0, 16)}`,
     });
     await writeFile(chartPath, chart);
     console.log(`\nresults: ${resultsPath}\nchart: ${chartPath}`);

@@ -27,7 +27,7 @@ interface ChartGroup {
 }
 
 const width = 1000;
-const labelWidth = 330;
+const labelWidth = 370;
 const plotLeft = labelWidth + 10;
 const plotRight = width - 60;
 const headerHeight = 96;
