@@ -1,20 +1,24 @@
 /**
  * The benchmark: `npm run bench -- [--size 1G] [--runs 3]`. Times spoolforge (CLI and API)
  * against GNU grep/tail/head/sed/wc and ripgrep on a generated multi-service log, checks that
- * every tool prints the same bytes, prints a table and writes JSON to `bench/results/`.
+ * every tool prints the same bytes, prints issue 6's goals and the results table, and writes
+ * JSON and an SVG chart of the CLI's ratios to `bench/results/`.
  */
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
 import { distFingerprint, ensureBuilt } from './ensure-built.js';
+import { measureEstimateTokens } from './estimate-tokens-row.js';
 import { ensureLog } from './generate-log.js';
+import { evaluateGoals, formatGoals } from './goals.js';
 import { findGnuTime, runCommand } from './measure.js';
 import { compileNodeScript } from './node-script.js';
 import { buildOperations } from './operations.js';
+import { renderRatioChart } from './ratio-chart.js';
 import { findWarnings, formatTable, type ResultRow, writeResults } from './report.js';
 import { addRatios, runOperation } from './run-operation.js';
 import { measureSpoolApi } from './spool-api-rows.js';
@@ -33,6 +37,8 @@ function gitDescription(): string {
 
 async function main(): Promise<void> {
   const options = parseBenchOptions();
+  // Taken before the run: a commit made while it runs does not describe what was measured.
+  const commit = gitDescription();
   ensureBuilt(root);
   const builtBefore = distFingerprint(root);
   const loadBefore = loadAverage();
@@ -49,7 +55,13 @@ async function main(): Promise<void> {
   try {
     // LC_ALL=C puts GNU tools on their fastest byte paths; no ripgrep config file interferes.
     const { RIPGREP_CONFIG_PATH: _ripgrepConfig, ...inherited } = process.env;
-    const environment: NodeJS.ProcessEnv = { ...inherited, LC_ALL: 'C' };
+    // The CLI's line index cache lives in this run's temp directory, never in the user's
+    // ~/.cache; rows that time a first or second call get a directory of their own per run.
+    const environment: NodeJS.ProcessEnv = {
+      ...inherited,
+      LC_ALL: 'C',
+      SPOOLFORGE_CACHE_DIR: join(workDirectory, 'index-cache-shared'),
+    };
     const runOptions = { environment, rssPath: join(workDirectory, 'rss.txt') };
     // Counting the lines also pulls the log into the page cache before anything is timed.
     const countPath = join(workDirectory, 'count.out');
@@ -88,9 +100,7 @@ async function main(): Promise<void> {
       runs: options.runs,
       runOptions,
       expectedCount: (await gnuOutput(0))?.toString('utf8'),
-      expectedTail: await gnuOutput(
-        operations.findIndex((operation) => operation.name === 'tail -n 100'),
-      ),
+      expectedTail: await gnuOutput(operations.findIndex((operation) => operation.key === 'tail')),
       workDirectory,
     });
     for (const apiRow of apiRows) {
@@ -98,6 +108,20 @@ async function main(): Promise<void> {
       const last = rows.findLastIndex((row) => row.operation === apiRow.operation);
       rows.splice(last === -1 ? rows.length : last + 1, 0, apiRow);
     }
+    rows.push(
+      await measureEstimateTokens({
+        scriptPath: await compileNodeScript(
+          join(benchDirectory, 'children', 'estimate-tokens-api.ts'),
+          workDirectory,
+        ),
+        distIndexPath,
+        logPath,
+        byteLength,
+        runs: options.runs,
+        runOptions,
+        workDirectory,
+      }),
+    );
     addRatios(rows);
     const notes = [
       `log: ${(byteLength / mebibyte).toFixed(0)} MiB, ${lineCount} lines, page cache warm; median of ${options.runs} runs (wall time, including process start)`,
@@ -108,7 +132,9 @@ async function main(): Promise<void> {
       ripgrep
         ? `ripgrep: ${firstLine(['rg', '--version'])}`
         : 'ripgrep rows skipped: rg not installed (apt-get install ripgrep)',
-      'spoolforge API rows: time measured inside the child (no Node start-up), RSS from process.resourceUsage().maxRSS, cumulative over spool, grep, tail',
+      'spoolforge API rows: time measured inside the child (no Node start-up), RSS from process.resourceUsage().maxRSS, cumulative over spool, grep, tail; estimateTokens runs in a child of its own on the file read in place, sampled past 1 MiB',
+      "lines: 'first call' runs with a new, empty index cache directory (SPOOLFORGE_CACHE_DIR), 'second call' with the one the first call of the same run filled; count runs with an empty one",
+      `worker threads: SPOOLFORGE_THREADS=${process.env.SPOOLFORGE_THREADS ?? 'unset (default)'}`,
       'ripgrep memory-maps the file: its RSS counts the page-cache pages it mapped, not heap',
       "'vs GNU' / 'vs rg': this row's median over that tool's median; above 1 is slower",
       `load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()} on ${cpus().length} CPUs`,
@@ -116,6 +142,8 @@ async function main(): Promise<void> {
     console.log(
       `\nspoolforge benchmark, ${options.sizeLabel} (${byteLength} bytes), ${new Date().toISOString()}\n`,
     );
+    const goals = evaluateGoals(rows, byteLength);
+    console.log(`${formatGoals(goals)}\n`);
     console.log(formatTable(rows));
     console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
     const warnings = findWarnings(rows);
@@ -128,13 +156,14 @@ async function main(): Promise<void> {
       );
     const date = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
     const resultsPath = join(benchDirectory, 'results', `${options.sizeLabel}-${date}.json`);
+    const chartPath = resultsPath.replace(/\.json$/, '.svg');
     await writeResults(resultsPath, {
       size: options.sizeLabel,
       byteLength,
       lineCount,
       runs: options.runs,
       date: new Date().toISOString(),
-      commit: gitDescription(),
+      commit,
       machine: {
         cpu: cpus()[0]?.model,
         cpus: cpus().length,
@@ -150,9 +179,15 @@ async function main(): Promise<void> {
       },
       notes,
       warnings,
+      goals,
       rows,
     });
-    console.log(`\nresults: ${resultsPath}`);
+    const chart = renderRatioChart(rows, {
+      title: `spoolforge CLI time vs ripgrep and GNU tools, ${options.sizeLabel} log`,
+      subtitle: `${lineCount} lines, median of ${options.runs} runs, ${cpus().length} CPUs, ${commit}, ${new Date().toISOString().slice(0, 16)}`,
+    });
+    await writeFile(chartPath, chart);
+    console.log(`\nresults: ${resultsPath}\nchart: ${chartPath}`);
   } finally {
     await rm(workDirectory, { recursive: true, force: true });
   }

@@ -23,7 +23,35 @@ export type ToolRole = 'gnu' | 'ripgrep' | 'spoolforge' | 'other';
 export interface ToolCommand extends CommandSpec {
   tool: string;
   role: ToolRole;
+  /**
+   * The CLI's line index cache for this command: `empty` runs it with a new, empty cache
+   * directory (made again before every run), `filled` with the directory the `empty` command
+   * before it filled in the same run. Without it the command gets the benchmark's shared one.
+   */
+  indexCache?: 'empty' | 'filled';
 }
+
+/**
+ * A stable name for each operation, which the goals and the chart look rows up by (the
+ * operation's display name carries line numbers).
+ *
+ * @example
+ * ```ts
+ * const key: OperationKey = 'rare-literal';
+ * ```
+ */
+export type OperationKey =
+  | 'rare-literal'
+  | 'frequent-literal'
+  | 'regex'
+  | 'ignore-case'
+  | 'context'
+  | 'tail'
+  | 'head'
+  | 'lines'
+  | 'count'
+  | 'spool'
+  | 'estimate-tokens';
 
 /**
  * Something a user does to a big log, as each tool spells it. All commands print the same
@@ -31,10 +59,11 @@ export interface ToolCommand extends CommandSpec {
  *
  * @example
  * ```ts
- * const operation: Operation = { name: 'tail -n 100', commands: [gnuTail, spoolforgeTail] };
+ * const operation: Operation = { key: 'tail', name: 'tail -n 100', commands: [gnuTail, spoolforgeTail] };
  * ```
  */
 export interface Operation {
+  key: OperationKey;
   name: string;
   commands: ToolCommand[];
 }
@@ -59,13 +88,35 @@ export interface OperationContext {
   ripgrep: boolean;
 }
 
+/** The tool name of the CLI's rows (rows of one operation add how they were called). */
+export const cliTool = 'spoolforge CLI';
+
 /** Lines printed by the range operation. */
 export const rangeLength = 1000;
+/** The issue's line for `lines`: near line 30 M, or at 75% of a log with fewer lines. */
+const rangeTargetLine = 30_000_000;
+const rangeFallbackFraction = 0.75;
+
+/**
+ * The first line of the `lines` range: {@link rangeTargetLine}, or 75% of the way through a
+ * log too short for it.
+ *
+ * @example
+ * ```ts
+ * rangeStartLine(39_422_763); // 30000000
+ * rangeStartLine(9_852_489); // 7389366
+ * ```
+ */
+export function rangeStartLine(lineCount: number): number {
+  if (lineCount >= rangeTargetLine + rangeLength - 1) return rangeTargetLine;
+  return Math.max(1, Math.floor(lineCount * rangeFallbackFraction));
+}
 
 /**
  * The operations to time, in report order: grep rows (GNU grep, ripgrep when installed, the
  * spoolforge CLI, and for the rare literal the naive Node approach), then tail, head, a line
- * range near 90% of the file and the line count.
+ * range near line 30 M (first call with an empty index cache, second call with the index the
+ * first one saved) and the line count (empty cache: the index is built).
  *
  * @example
  * ```ts
@@ -75,11 +126,16 @@ export const rangeLength = 1000;
 export function buildOperations(context: OperationContext): Operation[] {
   const { logPath, cliPath, naiveScriptPath, lineCount } = context;
   const spoolforge = (...argv: string[]): ToolCommand => ({
-    tool: 'spoolforge CLI',
+    tool: cliTool,
     role: 'spoolforge',
     argv: [process.execPath, cliPath, ...argv, logPath],
   });
-  const grepOperation = (name: string, grepFlags: string[], sharedFlags: string[]) => {
+  const grepOperation = (
+    key: OperationKey,
+    name: string,
+    grepFlags: string[],
+    sharedFlags: string[],
+  ): Operation => {
     const pattern = sharedFlags.at(-1) ?? '';
     const flags = sharedFlags.slice(0, -1);
     const commands: ToolCommand[] = [
@@ -93,13 +149,19 @@ export function buildOperations(context: OperationContext): Operation[] {
       commands.push({ tool: 'ripgrep', role: 'ripgrep', argv: ['rg', ...flags, pattern, logPath] });
     }
     commands.push(spoolforge('grep', ...flags, pattern));
-    return { name, commands };
+    return { key, name, commands };
   };
-  const first = Math.max(1, Math.floor(lineCount * 0.9));
+  const first = rangeStartLine(lineCount);
   const last = first + rangeLength - 1;
+  const where = first === rangeTargetLine ? 'near line 30 M' : '75%';
   return [
     (() => {
-      const operation = grepOperation('grep -c rare literal', [], ['-c', rareLiteral]);
+      const operation = grepOperation(
+        'rare-literal',
+        'grep -c rare literal',
+        [],
+        ['-c', rareLiteral],
+      );
       operation.commands.push({
         tool: 'node readline+RegExp',
         role: 'other',
@@ -107,12 +169,18 @@ export function buildOperations(context: OperationContext): Operation[] {
       });
       return operation;
     })(),
-    grepOperation('grep -c frequent literal (INFO)', [], ['-c', 'INFO']),
+    grepOperation('frequent-literal', 'grep -c frequent literal (INFO)', [], ['-c', 'INFO']),
     // -E for GNU grep: the pattern means the same in ERE and in JavaScript.
-    grepOperation("grep -c regex 'ERROR .*timeout'", ['-E'], ['-c', 'ERROR .*timeout']),
-    grepOperation('grep -c -i rare literal', [], ['-c', '-i', rareLiteral.toLowerCase()]),
-    grepOperation('grep -n -C 3 rare literal', [], ['-n', '-C', '3', rareLiteral]),
+    grepOperation('regex', "grep -c regex 'ERROR .*timeout'", ['-E'], ['-c', 'ERROR .*timeout']),
+    grepOperation(
+      'ignore-case',
+      'grep -c -i rare literal',
+      [],
+      ['-c', '-i', rareLiteral.toLowerCase()],
+    ),
+    grepOperation('context', 'grep -n -C 3 rare literal', [], ['-n', '-C', '3', rareLiteral]),
     {
+      key: 'tail',
       name: 'tail -n 100',
       commands: [
         { tool: 'GNU tail', role: 'gnu', argv: ['tail', '-n', '100', logPath] },
@@ -120,6 +188,7 @@ export function buildOperations(context: OperationContext): Operation[] {
       ],
     },
     {
+      key: 'head',
       name: 'head -n 100',
       commands: [
         { tool: 'GNU head', role: 'gnu', argv: ['head', '-n', '100', logPath] },
@@ -127,7 +196,8 @@ export function buildOperations(context: OperationContext): Operation[] {
       ],
     },
     {
-      name: `lines ${first}-${last} (90%)`,
+      key: 'lines',
+      name: `lines ${first}-${last} (${where})`,
       commands: [
         { tool: 'GNU sed', role: 'gnu', argv: ['sed', '-n', `${first},${last}p`, logPath] },
         // What a sed user who knows the trick types: quit at the end of the range.
@@ -136,15 +206,25 @@ export function buildOperations(context: OperationContext): Operation[] {
           role: 'other',
           argv: ['sed', '-n', `${first},${last}p;${last}q`, logPath],
         },
-        spoolforge('lines', String(first), String(last)),
+        {
+          ...spoolforge('lines', String(first), String(last)),
+          tool: `${cliTool}, first call`,
+          indexCache: 'empty',
+        },
+        {
+          ...spoolforge('lines', String(first), String(last)),
+          tool: `${cliTool}, second call`,
+          indexCache: 'filled',
+        },
       ],
     },
     {
+      key: 'count',
       name: 'count lines',
       // Standard input, so wc prints the number alone, as spoolforge count does.
       commands: [
         { tool: 'GNU wc -l', role: 'gnu', argv: ['wc', '-l'], stdinPath: logPath },
-        spoolforge('count'),
+        { ...spoolforge('count'), tool: `${cliTool}, empty cache`, indexCache: 'empty' },
       ],
     },
   ];

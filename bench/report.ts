@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ToolRole } from './operations.js';
+import type { OperationKey, ToolRole } from './operations.js';
 
 /** Peak RSS above this is flagged: the library promises flat memory whatever the input size. */
 export const rssWarningMebibytes = 128;
@@ -21,11 +21,13 @@ export type OutputCheck = 'reference' | 'ok' | 'MISMATCH' | 'FAILED' | 'n/a';
  *
  * @example
  * ```ts
- * const row: ResultRow = { operation: 'tail -n 100', tool: 'GNU tail', role: 'gnu',
+ * const row: ResultRow = { operationKey: 'tail', operation: 'tail -n 100', tool: 'GNU tail', role: 'gnu',
  *   command: 'tail -n 100 x', seconds: [0.01], medianSeconds: 0.01, check: 'reference' };
  * ```
  */
 export interface ResultRow {
+  /** Which operation, for the goals and the chart. */
+  operationKey: OperationKey;
   operation: string;
   tool: string;
   /** Which rows the ratios are taken against: the operation's `gnu` and `ripgrep` rows. */

@@ -1,6 +1,7 @@
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareFiles, median, type RunResult, runCommand } from './measure.js';
-import { type Operation, shellCommand, type ToolRole } from './operations.js';
+import { type Operation, shellCommand, type ToolCommand, type ToolRole } from './operations.js';
 import type { ResultRow } from './report.js';
 
 const mebibyte = 1024 * 1024;
@@ -32,8 +33,29 @@ function failure(result: RunResult): string | undefined {
 }
 
 /**
+ * Readies the index cache a command asks for: an `empty` one is removed and made again; a
+ * `filled` one must hold what the command before it saved, or the "second call" would be
+ * another first call, which is returned as a problem.
+ */
+async function prepareIndexCache(
+  command: ToolCommand,
+  directory: string,
+): Promise<string | undefined> {
+  if (command.indexCache === 'empty') {
+    await rm(directory, { recursive: true, force: true });
+    await mkdir(directory, { recursive: true });
+  } else if (command.indexCache === 'filled') {
+    const saved = await readdir(join(directory, 'line-index')).catch(() => []);
+    if (saved.length === 0) return `no line index was saved in ${directory} by the call before`;
+  }
+  return undefined;
+}
+
+/**
  * Times every command of an operation `runs` times, round-robin so drift hits all tools alike,
- * and checks each command's first output against the GNU command's, byte for byte.
+ * and checks each command's first output against the GNU command's, byte for byte. Each run
+ * has its own index cache directory for the commands that ask for one
+ * ({@link ToolCommand.indexCache}).
  *
  * @example
  * ```ts
@@ -49,10 +71,16 @@ export async function runOperation(
     join(context.workDirectory, `${index}-${tool}.out`),
   );
   const results: RunResult[][] = operation.commands.map(() => []);
+  const cacheProblems: (string | undefined)[] = operation.commands.map(() => undefined);
   for (let run = 0; run < context.runs; run++) {
+    const cacheDirectory = join(context.workDirectory, `index-cache-${index}-${run}`);
     for (const [tool, command] of operation.commands.entries()) {
+      const cacheProblem = await prepareIndexCache(command, cacheDirectory);
+      cacheProblems[tool] ??= cacheProblem;
       const result = await runCommand(command, {
-        environment: context.environment,
+        environment: command.indexCache
+          ? { ...context.environment, SPOOLFORGE_CACHE_DIR: cacheDirectory }
+          : context.environment,
         gnuTimePath: context.gnuTimePath,
         // Only the first run's output is kept for the comparison.
         stdoutPath:
@@ -75,6 +103,7 @@ export async function runOperation(
       result.peakRssBytes === undefined ? [] : [result.peakRssBytes],
     );
     const row: ResultRow = {
+      operationKey: operation.key,
       operation: operation.name,
       tool: command.tool,
       role: command.role,
@@ -84,7 +113,8 @@ export async function runOperation(
       ...(rssValues.length > 0 ? { peakRssMebibytes: Math.max(...rssValues) / mebibyte } : {}),
       check: tool === referenceIndex ? 'reference' : 'n/a',
     };
-    const problem = runs.map(failure).find((message) => message !== undefined);
+    const problem =
+      runs.map(failure).find((message) => message !== undefined) ?? cacheProblems[tool];
     if (problem) {
       row.check = 'FAILED';
       row.checkDetail = problem;

@@ -3,10 +3,18 @@ import { join } from 'node:path';
 import type { SpoolApiReport } from './children/spool-api.js';
 import { rareLiteral } from './generate-log.js';
 import { median, type RunOptions, runCommand } from './measure.js';
+import type { OperationKey } from './operations.js';
 import type { OutputCheck, ResultRow } from './report.js';
 
 const mebibyte = 1024 * 1024;
 const gibibyte = 1024 * mebibyte;
+
+/** The API's rows, keyed and named like the CLI operations they sit next to. */
+const apiOperations = [
+  ['spool', 'spool(createReadStream)'],
+  ['rare-literal', 'grep -c rare literal'],
+  ['tail', 'tail -n 100'],
+] as const satisfies readonly (readonly [OperationKey, string])[];
 
 /**
  * What the API measurement needs: the compiled child script, the built library, the log and
@@ -63,9 +71,7 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
     );
     if (result.exitCode !== 0) {
       const detail = `exit ${result.exitCode}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`;
-      return ['spool(createReadStream)', 'artifact.grep count', 'artifact.tail(100)'].map(
-        (operation) => failedRow(operation, command, detail),
-      );
+      return apiOperations.map(([key, operation]) => failedRow(key, operation, command, detail));
     }
     reports.push(JSON.parse(await readFile(stdoutPath, 'utf8')) as SpoolApiReport);
     process.stderr.write(
@@ -76,12 +82,13 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
   const peak = (phase: keyof SpoolApiReport['peakRssBytes']) =>
     Math.max(...reports.map((report) => report.peakRssBytes[phase])) / mebibyte;
   const row = (
-    operation: string,
+    [operationKey, operation]: readonly [OperationKey, string],
     seconds: number[],
     peakRssMebibytes: number,
     check: { check: OutputCheck; checkDetail?: string },
     note: string,
   ): ResultRow => ({
+    operationKey,
     operation,
     tool: 'spoolforge API',
     role: 'spoolforge',
@@ -96,9 +103,10 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
   const throughput = options.byteLength / gibibyte / median(spoolSeconds);
   const sizeMatches = first.bytes === options.byteLength && first.lines === options.lineCount;
   const expectedTail = options.expectedTail;
+  const [spoolOperation, grepOperation, tailOperation] = apiOperations;
   return [
     row(
-      'spool(createReadStream)',
+      spoolOperation,
       spoolSeconds,
       peak('spool'),
       sizeMatches
@@ -110,14 +118,14 @@ export async function measureSpoolApi(options: SpoolApiOptions): Promise<ResultR
       `${throughput.toFixed(2)} GiB/s, in-process time`,
     ),
     row(
-      'grep -c rare literal',
+      grepOperation,
       reports.map((report) => report.grepSeconds),
       peak('grep'),
       compareText(`${first.matchCount}\n`, options.expectedCount),
       'artifact.grep(..., {count:true}) on the spool; in-process time',
     ),
     row(
-      'tail -n 100',
+      tailOperation,
       reports.map((report) => report.tailSeconds),
       peak('tail'),
       expectedTail === undefined
@@ -142,8 +150,14 @@ function compareText(
   };
 }
 
-function failedRow(operation: string, command: string, detail: string): ResultRow {
+function failedRow(
+  operationKey: OperationKey,
+  operation: string,
+  command: string,
+  detail: string,
+): ResultRow {
   return {
+    operationKey,
     operation,
     tool: 'spoolforge API',
     role: 'spoolforge',
