@@ -1,5 +1,5 @@
 import { type LineBlocksOptions, lineBlocks } from '../../spool/line-blocks.js';
-import { newline } from '../../spool/newlines.js';
+import { countNewlines, newline } from '../../spool/newlines.js';
 import type { LineMatcher } from './line-matcher.js';
 
 /**
@@ -86,8 +86,8 @@ export async function grepScan(
 ): Promise<GrepScanResult> {
   const state = new ScanState(options, sink);
   if (options.maxCount === 0) return state.result();
-  const walk =
-    options.invert === true ||
+  const walk = options.invert === true;
+  const skim =
     options.lineNumbers === true ||
     options.context === true ||
     (options.before ?? 0) > 0 ||
@@ -95,7 +95,11 @@ export async function grepScan(
   let scanned = 0;
   for await (const block of lineBlocks(chunks, options)) {
     const starts = await options.matcher.matchingLines(block);
-    const keepGoing = walk ? state.walk(block, starts) : state.jump(block, starts);
+    const keepGoing = walk
+      ? state.walk(block, starts)
+      : skim
+        ? state.skim(block, starts)
+        : state.jump(block, starts);
     scanned += block.length;
     await options.onProgress?.(scanned);
     if (!keepGoing) break;
@@ -141,7 +145,53 @@ class ScanState {
     return true;
   }
 
-  /** Visits every line: needed for line numbers, context and invert. */
+  /**
+   * For line numbers and context without invert: from match to match, counting the lines in
+   * between in bulk, and visiting one by one only those that may be printed (after-context, and
+   * the last `before` lines ahead of a match). No per-line work on the lines nobody sees.
+   */
+  skim(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    let position = 0;
+    for (let index = 0; index <= starts.length; index++) {
+      const matchStart = index < starts.length ? (starts[index] ?? 0) : block.length;
+      if (!this.#passOver(block, position, matchStart)) return false;
+      if (index === starts.length) break;
+      const end = lineEndAt(block, matchStart);
+      if (!this.#visit(block, matchStart, end, true)) return false;
+      this.#lineNumber++;
+      position = end + 1;
+    }
+    this.#keepPending();
+    return true;
+  }
+
+  /** Lines `[from, to)` of `block` that do not match; `to` is a line start or the block's end. */
+  #passOver(block: Uint8Array, from: number, to: number): boolean {
+    let position = from;
+    while (position < to && (this.#afterRemaining > 0 || this.#maxReached)) {
+      const end = lineEndAt(block, position);
+      if (!this.#visit(block, position, end, false)) return false;
+      this.#lineNumber++;
+      position = end + 1;
+    }
+    const keepFrom =
+      this.#sink && this.#before > 0 ? lastLinesStart(block, position, to, this.#before) : to;
+    if (keepFrom > position) {
+      this.#lineNumber += countNewlines(block, position, keepFrom);
+      // At least `before` lines follow them: nothing pending can be printed any more.
+      this.#pending = [];
+      position = keepFrom;
+    }
+    while (position < to) {
+      const end = lineEndAt(block, position);
+      if (!this.#visit(block, position, end, false)) return false;
+      this.#lineNumber++;
+      position = end + 1;
+    }
+    return true;
+  }
+
+  /** Visits every line: needed for invert. */
   walk(block: Uint8Array, starts: ArrayLike<number>): boolean {
     let nextMatchIndex = 0;
     let nextMatch = starts.length > 0 ? (starts[0] ?? -1) : -1;
@@ -158,9 +208,13 @@ class ScanState {
       this.#lineNumber++;
       position = end + 1;
     }
-    // Before-context may outlive this block, whose buffer the next read may recycle.
-    for (const pending of this.#pending) pending.bytes = Buffer.from(pending.bytes);
+    this.#keepPending();
     return true;
+  }
+
+  /** Before-context may outlive this block, whose buffer the next read may recycle. */
+  #keepPending(): void {
+    for (const pending of this.#pending) pending.bytes = Buffer.from(pending.bytes);
   }
 
   #visit(block: Uint8Array, start: number, end: number, isMatch: boolean): boolean {
@@ -211,6 +265,22 @@ class ScanState {
     }
     return true;
   }
+}
+
+/** Where the line starting at `start` ends: its `\n`, or the block's end. */
+function lineEndAt(block: Uint8Array, start: number): number {
+  const end = block.indexOf(newline, start);
+  return end === -1 ? block.length : end;
+}
+
+/** The start of the last `count` lines of `block[from, to)` (`from` when it has fewer). */
+function lastLinesStart(block: Uint8Array, from: number, to: number, count: number): number {
+  let start = to;
+  for (let line = 0; line < count && start > from; line++) {
+    const previous = start - 2 >= from ? block.lastIndexOf(newline, start - 2) : -1;
+    start = previous < from ? from : previous + 1;
+  }
+  return start;
 }
 
 function lineAt(block: Uint8Array, start: number): Uint8Array {
