@@ -40,7 +40,11 @@ export {
   type GrepSink,
   grepScan,
 } from './artifact/grep/grep-scan.js';
-export { BytesLineMatcher, type LineMatcher } from './artifact/grep/line-matcher.js';
+export {
+  BytesLineMatcher,
+  CaseFoldingBytesLineMatcher,
+  type LineMatcher,
+} from './artifact/grep/line-matcher.js';
 export {
   type ParallelGrepCountOptions,
   parallelGrepCount,

@@ -1,0 +1,49 @@
+import { CaseFoldingBytesLineMatcher } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+
+/** Line starts of the lines containing `needle`, ASCII case folded, the slow obvious way. */
+function reference(text: string, needle: string): number[] {
+  const fold = (value: string) => value.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  const starts: number[] = [];
+  let position = 0;
+  for (const line of text.split('\n')) {
+    if (fold(line).includes(fold(needle))) starts.push(position);
+    position += Buffer.byteLength(line, 'latin1') + 1;
+  }
+  return starts;
+}
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+}
+
+describe('CaseFoldingBytesLineMatcher', () => {
+  it('selects exactly the lines a case-folded search selects, on random text', () => {
+    const next = random(7);
+    const alphabet = 'qQuUoOtTaA_ \n\n\u00e0\u00c0xyz';
+    for (const needle of ['quota', 'QUO', 'a_t', 'Q', 'ta q', 'zz']) {
+      const matcher = new CaseFoldingBytesLineMatcher(needle);
+      for (let round = 0; round < 200; round++) {
+        const length = Math.floor(next() * 300);
+        let text = '';
+        for (let index = 0; index < length; index++) {
+          text += alphabet[Math.floor(next() * alphabet.length)];
+        }
+        const block = Buffer.from(text, 'latin1');
+        expect(matcher.matchingLines(block), JSON.stringify({ needle, text })).toEqual(
+          reference(text, needle),
+        );
+      }
+    }
+  });
+
+  it('reads a block at an offset inside a larger buffer', () => {
+    const whole = Buffer.from('xxxx\nerror One\nok\nERROR two\n', 'latin1');
+    const block = whole.subarray(5);
+    expect(new CaseFoldingBytesLineMatcher('error').matchingLines(block)).toEqual([0, 13]);
+  });
+});
