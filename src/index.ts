@@ -106,6 +106,40 @@ export {
   type TokenEstimate,
 } from './artifact/token-estimate.js';
 export { countTextTokens, loadTokenizer, type Tokenizer } from './artifact/tokenizers.js';
+export { type ContextBudgetOptions, contextBudget } from './context/context-budget.js';
+export {
+  ConversationLog,
+  type ConversationLogOptions,
+} from './context/conversation-log.js';
+export {
+  type ConversationLogBackend,
+  type LoggedEvent,
+  MemoryConversationLogBackend,
+} from './context/conversation-log-backend.js';
+export type {
+  CompactionRecord,
+  ConversationEvent,
+  ConversationMessage,
+  ConversationToolCall,
+  Summariser,
+} from './context/conversation-message.js';
+export {
+  JsonlConversationLogBackend,
+  type JsonlConversationLogOptions,
+} from './context/jsonl-conversation-log-backend.js';
+export {
+  type ContextProjection,
+  type ProjectContextOptions,
+  projectContext,
+} from './context/project-context.js';
+export { summaryMessage } from './context/summary-message.js';
+export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
+export {
+  defaultToolOutputLimits,
+  type ToolOutputLimits,
+  toolOutputRef,
+  toolOutputView,
+} from './context/tool-output-view.js';
 export { type HandleOptions, renderHandle } from './executor/render-handle.js';
 export {
   type ExecuteOptions,
@@ -118,7 +152,13 @@ export {
   type ToolCallOutcome,
 } from './executor/tool-result-content.js';
 export { ToolSession, type ToolSessionOptions } from './executor/tool-session.js';
-export { defaultInlineThreshold, type WrapOptions, wrapResult } from './executor/wrap-result.js';
+export {
+  defaultInlineThreshold,
+  type WrapOptions,
+  type WrappedValue,
+  wrapResult,
+  wrapValue,
+} from './executor/wrap-result.js';
 export { formatBytes } from './shared/format-bytes.js';
 export {
   abortError,

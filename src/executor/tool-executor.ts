@@ -9,7 +9,7 @@ import { ToolCall } from '../tools/tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { type HandleOptions, renderHandle } from './render-handle.js';
 import type { ContentPart, ToolCallOutcome } from './tool-result-content.js';
-import { type WrapOptions, wrapResult } from './wrap-result.js';
+import { type WrapOptions, wrapValue } from './wrap-result.js';
 
 /**
  * A call as a provider reports it: the id, the tool's name, and the arguments (a JSON string
@@ -66,6 +66,7 @@ export async function executeToolCall(
     fromArtifactTool: tool !== undefined && isArtifactTool(tool),
   });
   let content: ContentPart[];
+  let ref: string | undefined;
   try {
     if (!tool) {
       const names = tools.list().map((known) => known.name);
@@ -77,9 +78,8 @@ export async function executeToolCall(
     const input = validate(tool, call.arguments);
     const signal = options.signal ?? new AbortController().signal;
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
-    call.results = call.fromArtifactTool
-      ? String(value)
-      : await wrapResult(tool, value, { ...options, signal });
+    if (call.fromArtifactTool) call.results = String(value);
+    else ({ results: call.results, ref } = await wrapValue(tool, value, { ...options, signal }));
     content = await render(call, options);
   } catch (error) {
     call.error = SpoolforgeError.isInstance(error)
@@ -94,6 +94,7 @@ export async function executeToolCall(
     content,
     isError: call.error !== undefined,
     durationMs: performance.now() - started,
+    ...(ref === undefined ? {} : { ref }),
   };
 }
 

@@ -26,6 +26,8 @@ export interface ToolCallOutcome {
   isError: boolean;
   /** How long the call took, arguments to rendered result. */
   durationMs: number;
+  /** The result's id in the session's `ArtifactStore`, when it was stored there. */
+  ref?: string;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { ArtifactClassChooser } from '../artifact/artifact-class-for-kind.j
 import { Media } from '../artifact/media.js';
 import { type SpoolOptions, type SpoolSource, spool } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { PutOptions } from '../store/artifact-store-types.js';
 import type { Tool } from '../tools/tool.js';
 
 /**
@@ -23,7 +25,28 @@ export interface WrapOptions {
    * `SpooledMarkdownArtifact`, else `SpooledArtifact`; `() => SpooledArtifact` turns it off.
    */
   artifactClassFor?: ArtifactClassChooser;
+  /**
+   * Spool large results into this store instead of a temp file: they outlive the process, and
+   * a conversation log can refer to them by id.
+   */
+  store?: ArtifactStore;
+  /** How results are put into `store` (a TTL, metadata). */
+  storeOptions?: Pick<PutOptions, 'ttl' | 'metadata'>;
   signal?: AbortSignal;
+}
+
+/**
+ * What {@link wrapValue} made of a return value, and the store id when it was stored.
+ *
+ * @example
+ * ```ts
+ * const { results, ref } = await wrapValue(tool, value, { store });
+ * ```
+ */
+export interface WrappedValue {
+  results: string | SpooledArtifact | Media;
+  /** The artifact's id in `options.store`. */
+  ref?: string;
 }
 
 /** A handle costs a few hundred tokens; a result smaller than that is cheaper inline. */
@@ -31,8 +54,8 @@ export const defaultInlineThreshold = 2 * 1024;
 
 /**
  * What a tool's return value becomes: inline text when small, a spooled artifact of
- * `tool.artifactConstructor?.()` (else the class its media type or first bytes call for) when large (streams are spooled as they
- * arrive, never gathered first), or the `Media` itself.
+ * `tool.artifactConstructor?.()` (else the class its media type or first bytes call for) when
+ * large (streams are spooled as they arrive, never gathered first), or the `Media` itself.
  *
  * @example
  * ```ts
@@ -44,12 +67,32 @@ export async function wrapResult(
   value: unknown,
   options: WrapOptions = {},
 ): Promise<string | SpooledArtifact | Media> {
-  if (Media.isInstance(value)) return value;
+  return (await wrapValue(tool, value, options)).results;
+}
+
+/**
+ * {@link wrapResult}, also naming the store id of a result spooled into `options.store`.
+ *
+ * @example
+ * ```ts
+ * const { results, ref } = await wrapValue(tool, value, { store, storeOptions: { ttl: 86_400_000 } });
+ * ```
+ */
+export async function wrapValue(
+  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  value: unknown,
+  options: WrapOptions = {},
+): Promise<WrappedValue> {
+  if (Media.isInstance(value)) return { results: value };
   const threshold = options.inlineThreshold ?? defaultInlineThreshold;
   const source = toSource(value);
-  if (typeof source === 'string' && Buffer.byteLength(source) <= threshold) return source;
-  if (source instanceof Uint8Array && source.length <= threshold)
-    return Buffer.from(source).toString('utf8');
+  if (typeof source === 'string' && Buffer.byteLength(source) <= threshold) {
+    return { results: source };
+  }
+  if (source instanceof Uint8Array && source.length <= threshold) {
+    return { results: Buffer.from(source).toString('utf8') };
+  }
+  if (options.store) return storeValue(tool, source, options.store, options);
   const artifactClass = (tool.artifactConstructor?.() ?? 'detect') as typeof SpooledArtifact;
   const artifact = await spool(source, {
     ...options.spool,
@@ -58,10 +101,39 @@ export async function wrapResult(
     ...(options.artifactClassFor ? { artifactClassFor: options.artifactClassFor } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  if ((await artifact.byteLength()) > threshold) return artifact;
+  if ((await artifact.byteLength()) > threshold) return { results: artifact };
   const text = await artifact.asString();
   await artifact.close();
-  return text;
+  return { results: text };
+}
+
+async function storeValue(
+  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  source: SpoolSource,
+  store: ArtifactStore,
+  options: WrapOptions,
+): Promise<WrappedValue> {
+  const signal = options.signal ? { signal: options.signal } : {};
+  const record = await store.put(source, {
+    ...options.storeOptions,
+    ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
+    ...signal,
+  });
+  const artifactClass = (tool.artifactConstructor?.() ?? options.artifactClassFor?.(record.kind)) as
+    | typeof SpooledArtifact
+    | undefined;
+  const artifact = await store.get(record.id, {
+    ...signal,
+    ...(artifactClass && { artifactClass }),
+  });
+  if (record.byteLength > (options.inlineThreshold ?? defaultInlineThreshold)) {
+    return { results: artifact, ref: record.id };
+  }
+  // A stream that turned out small: inline, like an unstored one, and not kept.
+  const text = await artifact.asString();
+  await artifact.close();
+  await store.delete(record.id);
+  return { results: text };
 }
 
 function toSource(value: unknown): SpoolSource {

@@ -20,6 +20,7 @@ export type SpoolforgeErrorCode =
   | 'E_INVALID_TOOL_ARGS'
   | 'E_IO'
   | 'E_LINE_TOO_LONG'
+  | 'E_LOG_DAMAGED'
   | 'E_NOT_A_FILE'
   | 'E_NOT_REOPENABLE'
   | 'E_REGEX_INVALID'

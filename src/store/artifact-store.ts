@@ -140,10 +140,13 @@ export class ArtifactStore {
 
   /**
    * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
-   * to, reading in place from its data file with the stored line index. Unknown or expired:
+   * to (or `options.artifactClass`), reading in place from its data file with the stored line index. Unknown or expired:
    * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_ARTIFACT_DAMAGED`.
    */
-  async get(idOrName: string, options: { signal?: AbortSignal } = {}): Promise<SpooledArtifact> {
+  async get(
+    idOrName: string,
+    options: { signal?: AbortSignal; artifactClass?: typeof SpooledArtifact } = {},
+  ): Promise<SpooledArtifact> {
     throwIfAborted(options.signal);
     // By id the sidecar is read once; by name, headers find the newest, then its sidecar.
     const live = (found: Awaited<ReturnType<typeof readSidecar>>) =>
@@ -177,7 +180,7 @@ export class ArtifactStore {
         `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
       );
     }
-    return new (this.#artifactClassFor(record.kind))(reader, {
+    return new (options.artifactClass ?? this.#artifactClassFor(record.kind))(reader, {
       ...(record.name === undefined ? {} : { name: record.name }),
       ...(record.mediaType === undefined ? {} : { mediaType: record.mediaType }),
       lineIndex,

@@ -28,7 +28,7 @@ async function showLines(
   artifact: SpooledArtifact,
   start: number,
   end: number,
-  { callId, limits, signal }: ToolMethodContext,
+  { callId, limits, signal, continuation = continueWith }: ToolMethodContext,
 ): Promise<string> {
   const total = await artifact.lineCount({ signal });
   const stop = Math.min(end, total);
@@ -41,7 +41,7 @@ async function showLines(
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
     text.note(
       `[cut at ${formatBytes(budget)}: showing lines ${toModelLine(start)}–${next} of ${total}. ` +
-        `Continue with ${continueWith('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
+        `Continue with ${continuation('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
     );
     break;
   }
@@ -109,7 +109,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
     'Search a spooled tool output line by line, like `grep -n`: matches are `N:line`, context ' +
     'lines `N-line`, groups separated by `--`. Results are cut at a size limit and say how to continue.',
   args: grepArgs,
-  run: async (artifact, args, { callId, limits, signal }) => {
+  run: async (artifact, args, { callId, limits, signal, continuation = continueWith }) => {
     const text = new BoundedText(limits);
     let cut = false;
     let shownMatches = 0;
@@ -144,7 +144,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
       const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
       text.note(
         `[cut at ${formatBytes(budget)} after ${shownMatches} matching lines; more may follow. ` +
-          `Continue with ${continueWith('artifact_grep', { ...args, callId, startLine: toModelLine(next) })}]`,
+          `Continue with ${continuation('artifact_grep', { ...args, callId, startLine: toModelLine(next) })}]`,
       );
     } else if (matchCount === 0) {
       text.note('No matching lines.');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ResultLimits } from './model-lines.js';
+import type { continueWith, ResultLimits } from './model-lines.js';
 
 /**
  * What a descriptor's `run` gets besides the artifact and its arguments.
@@ -14,6 +14,11 @@ export interface ToolMethodContext {
   callId: string;
   limits: ResultLimits;
   signal: AbortSignal;
+  /**
+   * Spells the call that continues a cut result. Default {@link continueWith}; a tool that
+   * runs a descriptor under another name and arguments (`tool_output_cache`) renames it here.
+   */
+  continuation?: (toolName: string, args: Record<string, unknown>) => string;
 }
 
 /**

@@ -1,0 +1,59 @@
+import type { ConversationEvent } from './conversation-message.js';
+
+/**
+ * An event read backwards, and the cursor that continues reading before it.
+ *
+ * @example
+ * ```ts
+ * for await (const { event, cursor } of backend.readBackward()) if (event.type === 'compaction') return cursor;
+ * ```
+ */
+export interface LoggedEvent {
+  event: ConversationEvent;
+  /** Opaque: pass it as `readBackward({ cursor })` to go on with the events before this one. */
+  cursor: string;
+}
+
+/**
+ * Where a {@link ConversationLog} keeps its events: append-only, read newest first. Implement it
+ * to keep conversations in your own database; the default is a JSONL file in the
+ * `ArtifactStore`'s directory ({@link JsonlConversationLogBackend}).
+ *
+ * @example
+ * ```ts
+ * const backend: ConversationLogBackend = new MemoryConversationLogBackend();
+ * await backend.append([{ type: 'message', seq: 0, time: Date.now(), message: { role: 'user', content: 'hi' } }]);
+ * ```
+ */
+export interface ConversationLogBackend {
+  /** Appends events, in order, after every event appended before. */
+  append(events: readonly ConversationEvent[], options?: { signal?: AbortSignal }): Promise<void>;
+  /** The events newest first, starting before `cursor` (default: after the last one). */
+  readBackward(options?: { cursor?: string; signal?: AbortSignal }): AsyncIterable<LoggedEvent>;
+  close?(): Promise<void>;
+}
+
+/**
+ * A {@link ConversationLogBackend} in memory: for tests, and for conversations that need not
+ * outlive the process.
+ *
+ * @example
+ * ```ts
+ * const log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+ * ```
+ */
+export class MemoryConversationLogBackend implements ConversationLogBackend {
+  readonly #events: ConversationEvent[] = [];
+
+  async append(events: readonly ConversationEvent[]): Promise<void> {
+    // Copies, as a stored event would be: later changes to the caller's objects do not leak in.
+    this.#events.push(...events.map((event) => structuredClone(event)));
+  }
+
+  async *readBackward(options: { cursor?: string } = {}): AsyncIterable<LoggedEvent> {
+    const end = options.cursor === undefined ? this.#events.length : Number(options.cursor);
+    for (let index = end - 1; index >= 0; index--) {
+      yield { event: this.#events[index] as ConversationEvent, cursor: String(index) };
+    }
+  }
+}

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { contentText, type ToolCallOutcome } from '../executor/tool-result-content.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { readerChunks } from '../spool/reader-chunks.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { ConversationLogBackend } from './conversation-log-backend.js';
+import type {
+  CompactionRecord,
+  ConversationEvent,
+  ConversationMessage,
+} from './conversation-message.js';
+import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
+import { summaryMessage } from './summary-message.js';
+
+/**
+ * Options for {@link ConversationLog.open}: where the log lives, and which conversation.
+ *
+ * @example
+ * ```ts
+ * const options: ConversationLogOptions = { store, conversationId: 'support-ticket-4812' };
+ * ```
+ */
+export interface ConversationLogOptions {
+  /**
+   * Keeps tool outputs (by id), and by default the log too: a JSONL file in
+   * `<store.directory>/conversations/<conversationId>.jsonl`.
+   */
+  store?: ArtifactStore;
+  /** Where the events go instead of the store's directory (your own database). */
+  backend?: ConversationLogBackend;
+  /** Letters, digits, `_` and `-`; default a random UUID. Reopen with the same id to resume. */
+  conversationId?: string;
+  /** `fdatasync` every append to the default JSONL file. Default false. */
+  sync?: boolean;
+  /** Epoch milliseconds for event times. Default `Date.now`. */
+  now?: () => number;
+  signal?: AbortSignal;
+}
+
+type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
+
+const conversationIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * An append-only record of a conversation: every message, every tool result (the full output
+ * by its `ArtifactStore` id, never a copy), and every compaction. In memory it keeps only the
+ * working set, the latest compaction and the events since: opening an existing log reads
+ * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
+ * rest. {@link ConversationLog.history} is what a projection renders for the next request.
+ *
+ * @example
+ * ```ts
+ * const store = await ArtifactStore.open('.agent/artifacts');
+ * await using log = await ConversationLog.open({ store, conversationId: 'ticket-4812' });
+ * await log.append({ role: 'user', content: 'Why did the build fail?' });
+ * const projection = await projectContext(log.history(), { contextWindow: 200_000 });
+ * ```
+ */
+export class ConversationLog {
+  readonly conversationId: string;
+  readonly store: ArtifactStore | undefined;
+  readonly backend: ConversationLogBackend;
+  readonly #now: () => number;
+  #compaction: CompactionRecord | undefined;
+  #events: MessageEvent[];
+  #nextSeq: number;
+
+  private constructor(
+    init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
+      now: () => number;
+      compaction: CompactionRecord | undefined;
+      events: MessageEvent[];
+      nextSeq: number;
+    },
+  ) {
+    this.conversationId = init.conversationId;
+    this.store = init.store;
+    this.backend = init.backend;
+    this.#now = init.now;
+    this.#compaction = init.compaction;
+    this.#events = init.events;
+    this.#nextSeq = init.nextSeq;
+  }
+
+  /**
+   * Opens a conversation, new or existing, and rebuilds its working set from the latest
+   * compaction and the events since it, without reading what came before.
+   */
+  static async open(options: ConversationLogOptions): Promise<ConversationLog> {
+    const conversationId = options.conversationId ?? randomUUID();
+    if (!conversationIdPattern.test(conversationId)) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `conversationId must be 1–128 letters, digits, _ or -: ${JSON.stringify(conversationId)}`,
+      );
+    }
+    const backend = options.backend ?? (await defaultBackend(conversationId, options));
+    const events: MessageEvent[] = [];
+    let compaction: CompactionRecord | undefined;
+    let nextSeq = 0;
+    const signal = options.signal ? { signal: options.signal } : {};
+    for await (const { event } of backend.readBackward(signal)) {
+      nextSeq = Math.max(nextSeq, event.seq + 1);
+      if (compaction && event.seq < compaction.keptFrom) break;
+      if (event.type === 'message') events.push(event);
+      else compaction ??= event.compaction;
+    }
+    return new ConversationLog({
+      conversationId,
+      store: options.store,
+      backend,
+      now: options.now ?? Date.now,
+      compaction,
+      // Read newest first; events a compaction left behind are not in the working set.
+      events: events.reverse().filter((event) => event.seq >= (compaction?.keptFrom ?? 0)),
+      nextSeq,
+    });
+  }
+
+  /** The latest compaction, if any. */
+  get compaction(): CompactionRecord | undefined {
+    return this.#compaction;
+  }
+
+  /** The message events since the latest compaction's `keptFrom`, oldest first. */
+  get events(): readonly MessageEvent[] {
+    return this.#events;
+  }
+
+  /** The sequence number the next event gets. */
+  get nextSeq(): number {
+    return this.#nextSeq;
+  }
+
+  /** The conversation as the model should know it: the latest summary, then the messages since. */
+  history(): ConversationMessage[] {
+    const messages = this.#events.map((event) => event.message);
+    return this.#compaction ? [summaryMessage(this.#compaction), ...messages] : messages;
+  }
+
+  /** Records messages (assistant replies, user turns, tool results you rendered yourself). */
+  async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
+    const events = messages.map(
+      (message): MessageEvent => this.#event({ type: 'message', message }),
+    );
+    await this.backend.append(events);
+    this.#events.push(...events);
+    return events;
+  }
+
+  /**
+   * Records what a `ToolSession` run produced, as `tool` messages: the text the model was shown,
+   * and the output's store id. An artifact spooled outside the store (a session without
+   * `store`) is put into this log's store first, so the record outlives the process.
+   */
+  async appendToolOutcomes(
+    outcomes: readonly ToolCallOutcome[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MessageEvent[]> {
+    const messages: ConversationMessage[] = [];
+    for (const outcome of outcomes) {
+      const ref = outcome.ref ?? (await this.#storeResults(outcome, options.signal));
+      messages.push({
+        role: 'tool',
+        toolCallId: outcome.call.id,
+        toolName: outcome.call.toolName,
+        content: contentText(outcome.content),
+        ...(ref === undefined ? {} : { ref }),
+        ...(outcome.isError ? { isError: true } : {}),
+      });
+    }
+    return this.append(...messages);
+  }
+
+  /**
+   * Records a compaction: from now on the history is its summary and the events from
+   * `record.keptFrom` on. Earlier events stay in the log for {@link ConversationLog.page}.
+   */
+  async recordCompaction(record: CompactionRecord): Promise<void> {
+    const event = this.#event({ type: 'compaction', compaction: record });
+    await this.backend.append([event]);
+    this.#compaction = record;
+    this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+  }
+
+  /**
+   * Scrollback for a UI: up to `limit` events (default 50) before `cursor`, newest first, and
+   * the cursor of the page before them (`undefined` at the start of the conversation).
+   */
+  async page(
+    options: { cursor?: string; limit?: number; signal?: AbortSignal } = {},
+  ): Promise<{ events: ConversationEvent[]; cursor: string | undefined }> {
+    const limit = options.limit ?? 50;
+    const events: ConversationEvent[] = [];
+    let cursor: string | undefined = options.cursor;
+    if (limit <= 0) return { events, cursor };
+    const { limit: _, ...readOptions } = options;
+    for await (const logged of this.backend.readBackward(readOptions)) {
+      events.push(logged.event);
+      cursor = logged.cursor;
+      if (events.length === limit) return { events, cursor: cursor === '0' ? undefined : cursor };
+    }
+    return { events, cursor: undefined };
+  }
+
+  /** The tool message in the working set answering call `toolCallId`, or with that `ref`. */
+  toolMessage(toolCallIdOrRef: string): Extract<ConversationMessage, { role: 'tool' }> | undefined {
+    for (let index = this.#events.length - 1; index >= 0; index--) {
+      const message = this.#events[index]?.message;
+      if (message?.role !== 'tool') continue;
+      if (message.toolCallId === toolCallIdOrRef || message.ref === toolCallIdOrRef) return message;
+    }
+    return undefined;
+  }
+
+  /** Closes the backend (the store is yours to keep open). */
+  async close(): Promise<void> {
+    await this.backend.close?.();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
+    return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
+  }
+
+  async #storeResults(outcome: ToolCallOutcome, signal: AbortSignal | undefined) {
+    const results = outcome.call.results;
+    if (!(results instanceof SpooledArtifact) || !this.store) return undefined;
+    const record = await this.store.put(readerChunks(results.reader, signal ? { signal } : {}), {
+      ...(results.mediaType === undefined ? {} : { mediaType: results.mediaType }),
+      metadata: { toolCallId: outcome.call.id, toolName: outcome.call.toolName },
+      ...(signal ? { signal } : {}),
+    });
+    return record.id;
+  }
+}
+
+type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;
+
+async function defaultBackend(conversationId: string, options: ConversationLogOptions) {
+  if (!options.store) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      'A ConversationLog needs a store (its log then lives in the store directory) or a backend',
+    );
+  }
+  const path = join(options.store.directory, 'conversations', `${conversationId}.jsonl`);
+  return JsonlConversationLogBackend.open(path, options.sync ? { sync: true } : {});
+}

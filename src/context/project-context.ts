@@ -1,0 +1,124 @@
+import { approximateTokens, type TokenEncoding } from '../artifact/estimate-tokens.js';
+import { countTextTokens } from '../artifact/tokenizers.js';
+import { type ContextBudgetOptions, contextBudget } from './context-budget.js';
+import type { ConversationMessage } from './conversation-message.js';
+import { type ToolOutputLimits, toolOutputRef, toolOutputView } from './tool-output-view.js';
+
+/**
+ * Options for {@link projectContext}.
+ *
+ * @example
+ * ```ts
+ * const options: ProjectContextOptions = { contextWindow: 200_000, encoding: 'o200k_base', instructions: system };
+ * ```
+ */
+export interface ProjectContextOptions extends ContextBudgetOptions, ToolOutputLimits {
+  /** The system prompt, sent with every request: counted against the budget. */
+  instructions?: string;
+  /** Count tokens with this tokenizer (`o200k_base`, `cl100k_base`); otherwise bytes / 4. */
+  encoding?: TokenEncoding;
+}
+
+/**
+ * What a model is sent for a turn, and what it cost.
+ *
+ * @example
+ * ```ts
+ * const { messages, tokens, budgetTokens, trimmed, overBudget } = await projectContext(log.history(), options);
+ * ```
+ */
+export interface ContextProjection {
+  /** The history, one to one, with tool outputs cut to their limits or trimmed. */
+  messages: ConversationMessage[];
+  /** Estimated tokens of `instructions` and `messages`. */
+  tokens: number;
+  budgetTokens: number;
+  /** The refs of the tool outputs replaced by a placeholder, oldest first. */
+  trimmed: string[];
+  /** Even with every older tool output trimmed, the rest is over budget: time to compact. */
+  overBudget: boolean;
+}
+
+/** Role, separators and framing each message costs beyond its text. */
+const messageOverheadTokens = 4;
+
+/** Per message object: a log's messages are projected again every turn, unchanged. */
+const viewCache = new WeakMap<object, Map<string, ConversationMessage>>();
+const countCache = new WeakMap<object, Map<string, Promise<number>>>();
+
+function memoized<Value>(
+  cache: WeakMap<object, Map<string, Value>>,
+  object: object,
+  key: string,
+  compute: () => Value,
+): Value {
+  let values = cache.get(object);
+  if (!values) cache.set(object, (values = new Map()));
+  if (!values.has(key)) values.set(key, compute());
+  return values.get(key) as Value;
+}
+
+/**
+ * Renders a history under a token budget. Every tool output is cut to `maxLineLength` per line
+ * and `maxMessageBytes` in all; when the whole exceeds the budget, the oldest tool outputs are
+ * replaced by `[tool output trimmed; ref=…]` until it fits, while the latest batch of results
+ * stays. Trimmed outputs stay queryable (`tool_output_cache`, the forged `artifact_*` tools).
+ * Deterministic: no model is called; the same history and options give the same projection.
+ *
+ * @example
+ * ```ts
+ * const projection = await projectContext(log.history(), { contextWindow: 128_000, instructions });
+ * if (projection.overBudget) await compactLog(log, { summarise, contextWindow: 128_000 });
+ * ```
+ */
+export async function projectContext(
+  history: readonly ConversationMessage[],
+  options: ProjectContextOptions = {},
+): Promise<ContextProjection> {
+  const budgetTokens = contextBudget(options);
+  const count = (message: ConversationMessage) => messageTokens(message, options.encoding);
+  const limitsKey = `${options.maxLineLength}/${options.maxMessageBytes}`;
+  const messages = history.map((message) =>
+    message.role === 'tool'
+      ? memoized(viewCache, message, limitsKey, () => toolOutputView(message, options))
+      : message,
+  );
+  const costs = await Promise.all(messages.map(count));
+  let tokens =
+    costs.reduce((sum, cost) => sum + cost, 0) +
+    (options.instructions ? await textTokens(options.instructions, options.encoding) : 0);
+  const trimmed: string[] = [];
+  // The results after the last non-tool message answer the call being worked on: never trimmed.
+  let latestBatch = messages.length;
+  while (latestBatch > 0 && messages[latestBatch - 1]?.role === 'tool') latestBatch--;
+  for (let index = 0; index < latestBatch && tokens > budgetTokens; index++) {
+    const message = messages[index];
+    if (message?.role !== 'tool') continue;
+    const ref = toolOutputRef(message);
+    const placeholder = { ...message, content: `[tool output trimmed; ref=${ref}]` };
+    tokens += (await count(placeholder)) - (costs[index] ?? 0);
+    messages[index] = placeholder;
+    trimmed.push(ref);
+  }
+  return { messages, tokens, budgetTokens, trimmed, overBudget: tokens > budgetTokens };
+}
+
+function messageTokens(
+  message: ConversationMessage,
+  encoding: TokenEncoding | undefined,
+): Promise<number> {
+  return memoized(countCache, message, encoding ?? '', async () => {
+    const calls =
+      message.role === 'assistant'
+        ? (message.toolCalls ?? []).map((call) => `${call.id} ${call.name} ${call.arguments}`)
+        : [];
+    const text = [message.content, ...calls].join('\n');
+    return messageOverheadTokens + (await textTokens(text, encoding));
+  });
+}
+
+function textTokens(text: string, encoding: TokenEncoding | undefined): Promise<number> | number {
+  return encoding === undefined
+    ? approximateTokens(Buffer.byteLength(text))
+    : countTextTokens(text, encoding);
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { baseToolMethods } from '../artifact/forge/base-tool-methods.js';
+import { continueWith, type ResultLimits } from '../artifact/forge/model-lines.js';
+import type { ToolMethodDescriptor } from '../artifact/forge/tool-method-descriptor.js';
+import { spool } from '../artifact/spool.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { isArtifactId } from '../store/artifact-id.js';
+import { defineTool, type Tool } from '../tools/tool.js';
+import type { ConversationLog } from './conversation-log.js';
+
+const defaultLineLimit = 200;
+
+const refArgument = z
+  .string()
+  .min(1)
+  .describe('The ref of a tool output, as in "[tool output trimmed; ref=…]" or a tool call id.');
+
+const cacheInput = z.object({
+  ref: refArgument,
+  offset: z.number().int().min(1).nullish().describe('First line, 1-based (default 1).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .nullish()
+    .describe(`How many lines (default ${defaultLineLimit}).`),
+});
+
+function method(name: string): ToolMethodDescriptor<SpooledArtifact> {
+  const found = baseToolMethods.find((descriptor) => descriptor.name === name);
+  if (!found) throw new Error(`spoolforge: no base tool method ${name}`);
+  return found;
+}
+
+/** The cache tools' own names and arguments in continuation notes, for the artifact ones. */
+function continuation(toolName: string, { callId: ref, ...args }: Record<string, unknown>): string {
+  if (toolName !== 'artifact_cat') return continueWith('tool_output_cache_grep', { ref, ...args });
+  const offset = Number(args.start);
+  return continueWith('tool_output_cache', { ref, offset, limit: Number(args.end) - offset + 1 });
+}
+
+/**
+ * `tool_output_cache {ref, offset?, limit?}` and `tool_output_cache_grep {ref, pattern, …}`:
+ * numbered lines of any tool output the conversation recorded, including outputs a projection
+ * trimmed and outputs of calls made before a restart or a compaction. A ref is a store id (the
+ * full output) or a tool call id (the text recorded for it). Results are bounded like the
+ * `artifact_*` tools' and name the call that continues them.
+ *
+ * @example
+ * ```ts
+ * const session = new ToolSession({ tools: [runBuild, ...toolOutputCacheTools(log)], store });
+ * ```
+ */
+export function toolOutputCacheTools(
+  log: ConversationLog,
+  options: { limits?: ResultLimits } = {},
+): Tool<never>[] {
+  const limits = options.limits ?? {};
+  const run = async (
+    descriptor: ToolMethodDescriptor<SpooledArtifact>,
+    ref: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => {
+    const artifact = await openOutput(log, ref, signal);
+    try {
+      return await descriptor.run(artifact, args as never, {
+        callId: ref,
+        limits,
+        signal,
+        continuation,
+      });
+    } finally {
+      await artifact.close();
+    }
+  };
+  const cat = method('artifact_cat');
+  const grep = method('artifact_grep');
+  const cache = defineTool({
+    name: 'tool_output_cache',
+    description:
+      'Numbered lines of an earlier tool output by its ref, from line OFFSET (1-based), LIMIT ' +
+      'lines. Use it for outputs shown as "[tool output trimmed; ref=…]" or cut short.',
+    inputSchema: cacheInput,
+    handler: ({ ref, offset, limit }, { signal }) => {
+      const start = offset ?? 1;
+      return run(cat, ref, { start, end: start + (limit ?? defaultLineLimit) - 1 }, signal);
+    },
+  });
+  const cacheGrep = defineTool({
+    name: 'tool_output_cache_grep',
+    description:
+      'Search an earlier tool output by its ref, like `grep -n`: matches are `N:line`, context ' +
+      'lines `N-line`. Use it for outputs shown as "[tool output trimmed; ref=…]" or cut short.',
+    inputSchema: z.object({ ref: refArgument, ...grep.args }),
+    handler: ({ ref, ...args }, { signal }) => run(grep, ref, args, signal),
+  });
+  return [cache, cacheGrep] as Tool<never>[];
+}
+
+async function openOutput(
+  log: ConversationLog,
+  ref: string,
+  signal: AbortSignal,
+): Promise<SpooledArtifact> {
+  if (log.store && isArtifactId(ref)) {
+    const stored = await log.store.get(ref, { signal }).catch((error: unknown) => {
+      if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND') return;
+      throw error;
+    });
+    if (stored) return stored;
+  }
+  const message = log.toolMessage(ref);
+  if (message) return spool(message.content, { signal });
+  throw new SpoolforgeError(
+    'E_ARTIFACT_NOT_FOUND',
+    `No tool output with ref ${JSON.stringify(ref)}: refs are shown as "[tool output trimmed; ref=…]", ` +
+      'in tool_output_cache notes, or are tool call ids of this conversation.',
+  );
+}
