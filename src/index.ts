@@ -140,6 +140,13 @@ export {
   toolOutputRef,
   toolOutputView,
 } from './context/tool-output-view.js';
+export {
+  type ArtifactReference,
+  type ToolEvent,
+  type UiToolEvent,
+  type UiToolEventsOptions,
+  uiToolEvents,
+} from './context/ui-tool-events.js';
 export { type HandleOptions, renderHandle } from './executor/render-handle.js';
 export {
   type ExecuteOptions,

@@ -1,0 +1,163 @@
+import { spool } from '../artifact/spool.js';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { throwIfAborted } from '../shared/spoolforge-error.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+
+/**
+ * What a tool run reports while it runs, for a UI: it started, it made progress, it finished
+ * with a result (text, bytes, or an artifact; `ref` when the artifact is in a store).
+ *
+ * @example
+ * ```ts
+ * const event: ToolEvent = { type: 'complete', toolCallId: 'call_1', toolName: 'run_build', result: artifact, ref };
+ * ```
+ */
+export type ToolEvent =
+  | { type: 'start'; toolCallId: string; toolName: string; arguments?: unknown }
+  | { type: 'progress'; toolCallId: string; message?: string; bytes?: number }
+  | {
+      type: 'complete';
+      toolCallId: string;
+      toolName: string;
+      result: string | Uint8Array | SpooledArtifact;
+      /** The result's id in the store, when it is there already. */
+      ref?: string;
+      isError?: boolean;
+    };
+
+/**
+ * A large result as a UI gets it: where it is, how big, and a preview of its first and last
+ * lines (each cut to 200 characters).
+ *
+ * @example
+ * ```ts
+ * const reference: ArtifactReference = { ref: 'a1b2', byteLength: 4e9, lineCount: 3e7, kind: 'text', head: ['…'], tail: ['…'], url: 'http://localhost:3000/artifacts/a1b2/view' };
+ * ```
+ */
+export interface ArtifactReference {
+  /** The store id; absent when there was no store to put the result in. */
+  ref?: string;
+  byteLength: number;
+  lineCount: number;
+  kind: string;
+  head: string[];
+  tail: string[];
+  /** The viewer page of the artifact handler mounted at `baseUrl`, when both are known. */
+  url?: string;
+}
+
+/**
+ * A {@link ToolEvent} for a UI: a large result's `complete` carries an {@link ArtifactReference}
+ * instead of the result; every other event is unchanged.
+ *
+ * @example
+ * ```ts
+ * for await (const event of uiToolEvents(events, options)) socket.send(JSON.stringify(event));
+ * ```
+ */
+export type UiToolEvent =
+  | Exclude<ToolEvent, { type: 'complete' }>
+  | (Extract<ToolEvent, { type: 'complete' }> & { result: string | Uint8Array })
+  | {
+      type: 'complete';
+      toolCallId: string;
+      toolName: string;
+      artifact: ArtifactReference;
+      isError?: boolean;
+    };
+
+/**
+ * Options for {@link uiToolEvents}.
+ *
+ * @example
+ * ```ts
+ * const options: UiToolEventsOptions = { store, baseUrl: 'http://localhost:3000/artifacts', maxInlineBytes: 4096 };
+ * ```
+ */
+export interface UiToolEventsOptions {
+  /** Large text and byte results are put here, so the reference can link to them. */
+  store?: ArtifactStore;
+  /** Where `createArtifactHandler(store)` is mounted, e.g. `https://agent.example/artifacts`. */
+  baseUrl?: string;
+  /** Results up to this many bytes pass unchanged. Default 8 KiB. */
+  maxInlineBytes?: number;
+  /** Lines of preview at each end. Default 3. */
+  previewLines?: number;
+  signal?: AbortSignal;
+}
+
+const defaultMaxInlineBytes = 8 * 1024;
+const previewLineChars = 200;
+
+/**
+ * Filters a stream of tool events for a UI: small results pass unchanged, a large one (an
+ * artifact, or text past `maxInlineBytes`) becomes a reference with its size, line count, a
+ * preview and a link to the artifact viewer, so a browser never receives a multi-GB body.
+ * Large text goes into `store` to be linkable; an artifact links when its event names its
+ * `ref` (a `ToolSession` with a `store` gives every outcome one), and is never copied.
+ *
+ * @example
+ * ```ts
+ * const events = uiToolEvents(agentEvents, { store, baseUrl: 'http://localhost:3000/artifacts' });
+ * for await (const event of events) sendToBrowser(event);
+ * ```
+ */
+export async function* uiToolEvents(
+  events: AsyncIterable<ToolEvent>,
+  options: UiToolEventsOptions = {},
+): AsyncGenerator<UiToolEvent> {
+  const maxInlineBytes = options.maxInlineBytes ?? defaultMaxInlineBytes;
+  for await (const event of events) {
+    throwIfAborted(options.signal);
+    if (event.type !== 'complete') {
+      yield event;
+      continue;
+    }
+    const { result, ref, ...rest } = event;
+    if (!(result instanceof SpooledArtifact) && byteLengthOf(result) <= maxInlineBytes) {
+      yield event as UiToolEvent;
+      continue;
+    }
+    yield { ...rest, artifact: await reference(result, ref, options) };
+  }
+}
+
+function byteLengthOf(result: string | Uint8Array): number {
+  return typeof result === 'string' ? Buffer.byteLength(result) : result.length;
+}
+
+async function reference(
+  result: string | Uint8Array | SpooledArtifact,
+  knownRef: string | undefined,
+  options: UiToolEventsOptions,
+): Promise<ArtifactReference> {
+  const signal = options.signal ? { signal: options.signal } : {};
+  let ref = knownRef;
+  let artifact: SpooledArtifact;
+  if (result instanceof SpooledArtifact) artifact = result;
+  else if (options.store) {
+    ref = (await options.store.put(result, signal)).id;
+    artifact = await options.store.get(ref, signal);
+  } else artifact = await spool(result, signal);
+  try {
+    const lines = options.previewLines ?? 3;
+    const lineCount = await artifact.lineCount(signal);
+    const cut = (line: { text: string }) =>
+      line.text.length > previewLineChars ? `${line.text.slice(0, previewLineChars)}…` : line.text;
+    const head = (await artifact.head(lines, signal)).map(cut);
+    const tail = lineCount > lines ? (await artifact.tail(lines, signal)).map(cut) : [];
+    const base = options.baseUrl?.replace(/\/+$/, '');
+    return {
+      ...(ref === undefined ? {} : { ref }),
+      byteLength: await artifact.byteLength(),
+      lineCount,
+      kind: artifact.kind,
+      head,
+      tail,
+      ...(ref !== undefined && base ? { url: `${base}/${encodeURIComponent(ref)}/view` } : {}),
+    };
+  } finally {
+    // Only what this filter opened: the caller's artifact stays open.
+    if (artifact !== result) await artifact.close();
+  }
+}
