@@ -53,7 +53,10 @@ function memoized<Value>(
   compute: () => Value,
 ): Value {
   let values = cache.get(object);
-  if (!values) cache.set(object, (values = new Map()));
+  if (!values) {
+    values = new Map();
+    cache.set(object, values);
+  }
   if (!values.has(key)) values.set(key, compute());
   return values.get(key) as Value;
 }
