@@ -265,4 +265,34 @@ describe('ToolSession and kinds', () => {
     );
     expect(bad?.isError).toBe(true);
   });
+
+  it('forgets calls: no longer offered as callIds, their artifacts closed', async () => {
+    await using session = new ToolSession({ tools: [produceLog] });
+    const first = session.dispatch();
+    first.ack();
+    const outcomes = await session.run(
+      [
+        { id: 'call_old', name: 'produce_log', arguments: { lines: 5_000 } },
+        { id: 'call_new', name: 'produce_log', arguments: { lines: 5_000 } },
+      ],
+      first,
+    );
+    const old = outcomes[0]?.call.results as SpooledArtifact;
+    await session.forget(['call_old', 'call_unknown']);
+    expect(session.toolCalls.map((call) => call.id)).toEqual(['call_new']);
+    expect(await old.head(1).catch((error: { code?: string }) => error.code)).toBe(
+      'E_SPOOL_CLOSED',
+    );
+    const dispatch = session.dispatch();
+    const [answer, refused] = await session.run(
+      [
+        { id: 'q1', name: 'artifact_tail', arguments: { callId: 'call_new', n: 1 } },
+        { id: 'q2', name: 'artifact_tail', arguments: { callId: 'call_old', n: 1 } },
+      ],
+      dispatch,
+    );
+    expect(text(answer ?? { content: [] })).toContain('5000:5000 INFO');
+    expect(refused?.isError).toBe(true);
+    expect(text(refused ?? { content: [] })).toContain('callId must be one of "call_new"');
+  });
 });

@@ -105,15 +105,35 @@ export class ToolSession {
     return outcomes;
   }
 
+  /**
+   * Drops calls from the session: later dispatches no longer offer them as `callId`s, and their
+   * artifacts are closed (temp files removed; stored ones stay in their store). A long
+   * conversation forgets the calls its projection trimmed or compaction summarised, so the
+   * session's memory, open files and `callId` enums stay bounded; `tool_output_cache` still
+   * reads stored outputs by ref.
+   */
+  async forget(callIds: Iterable<string>): Promise<void> {
+    const forgotten = new Set(callIds);
+    const dropped = this.#toolCalls.filter((call) => forgotten.has(call.id));
+    if (dropped.length === 0) return;
+    const kept = this.#toolCalls.filter((call) => !forgotten.has(call.id));
+    this.#toolCalls.splice(0, this.#toolCalls.length, ...kept);
+    await closeArtifacts(dropped);
+  }
+
   /** Closes every artifact the session spooled (removing their temp files). */
   async close(): Promise<void> {
-    const artifacts = this.#toolCalls
-      .map((call) => call.results)
-      .filter((results): results is SpooledArtifact => results instanceof SpooledArtifact);
-    await Promise.all(artifacts.map((artifact) => artifact.close()));
+    await closeArtifacts(this.#toolCalls);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+async function closeArtifacts(calls: readonly ToolCall[]): Promise<void> {
+  const artifacts = calls
+    .map((call) => call.results)
+    .filter((results): results is SpooledArtifact => results instanceof SpooledArtifact);
+  await Promise.all(artifacts.map((artifact) => artifact.close()));
 }
