@@ -39,7 +39,8 @@ const ripgrepColor = '#e07b24';
 const gnuColor = '#3466b0';
 const font = 'font-family="Helvetica, Arial, sans-serif"';
 
-function escapeXml(text: string): string {
+/** Text safe inside SVG elements and attributes. */
+export function escapeXml(text: string): string {
   return text.replace(
     /[&<>"']/g,
     (character) =>
