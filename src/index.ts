@@ -106,6 +106,30 @@ export {
   type TokenEstimate,
 } from './artifact/token-estimate.js';
 export { countTextTokens, loadTokenizer, type Tokenizer } from './artifact/tokenizers.js';
+export {
+  type CompactOptions,
+  type CompactResult,
+  compact,
+} from './context/compaction.js';
+export type {
+  CompactionRecord,
+  ConversationEvent,
+  ConversationMessage,
+  ConversationToolCall,
+  Summariser,
+} from './context/conversation-message.js';
+export { pairToolCalls } from './context/pair-tool-calls.js';
+export {
+  type CompactionLimits,
+  shouldCompact,
+  type TokenUsage,
+} from './context/should-compact.js';
+export {
+  type ConversationSummary,
+  parseSummaryReply,
+  summaryMessage,
+} from './context/summary-reply.js';
+export { type SummaryRequestOptions, summaryRequest } from './context/summary-request.js';
 export { type HandleOptions, renderHandle } from './executor/render-handle.js';
 export {
   type ExecuteOptions,
