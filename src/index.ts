@@ -106,6 +106,12 @@ export {
   type TokenEstimate,
 } from './artifact/token-estimate.js';
 export { countTextTokens, loadTokenizer, type Tokenizer } from './artifact/tokenizers.js';
+export { type CompactLogOptions, compactLog } from './context/compact-log.js';
+export {
+  type CompactOptions,
+  type CompactResult,
+  compact,
+} from './context/compaction.js';
 export { type ContextBudgetOptions, contextBudget } from './context/context-budget.js';
 export {
   ConversationLog,
@@ -127,12 +133,23 @@ export {
   JsonlConversationLogBackend,
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
+export { pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
   type ProjectContextOptions,
   projectContext,
 } from './context/project-context.js';
-export { summaryMessage } from './context/summary-message.js';
+export {
+  type CompactionLimits,
+  shouldCompact,
+  type TokenUsage,
+} from './context/should-compact.js';
+export {
+  type ConversationSummary,
+  parseSummaryReply,
+  summaryMessage,
+} from './context/summary-reply.js';
+export { type SummaryRequestOptions, summaryRequest } from './context/summary-request.js';
 export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
 export {
   defaultToolOutputLimits,

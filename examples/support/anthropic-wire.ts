@@ -9,6 +9,7 @@ interface MessageParam {
 interface ContentBlock {
   type?: string;
   text?: string;
+  id?: string;
   tool_use_id?: string;
   content?: unknown;
   is_error?: boolean;
@@ -27,6 +28,51 @@ const textOf = (content: unknown): string =>
 
 /** The scripted model bills ~4 bytes a token of what it was sent. */
 const roughTokens = (value: unknown) => Math.ceil(JSON.stringify(value ?? null).length / 4);
+
+/** Anthropic's 400 body. */
+const invalidRequest = (message: string) => ({
+  type: 'error',
+  error: { type: 'invalid_request_error', message },
+});
+
+const blocksOf = (message: MessageParam | undefined, type: string): ContentBlock[] =>
+  Array.isArray(message?.content)
+    ? (message.content as ContentBlock[]).filter((block) => block.type === type)
+    : [];
+
+/**
+ * What the real API checks: every `tool_use` is answered by a `tool_result` in the very next
+ * message, and every `tool_result` answers a `tool_use` of the message before.
+ */
+function rejectUnpairedToolUse(messages: MessageParam[]) {
+  for (const [index, message] of messages.entries()) {
+    const previous = messages[index - 1];
+    const asked = previous?.role === 'assistant' ? blocksOf(previous, 'tool_use') : [];
+    const orphan = blocksOf(message, 'tool_result').find(
+      (block) => !asked.some((use) => use.id === block.tool_use_id),
+    );
+    if (message.role === 'user' && orphan) {
+      const position = (message.content as ContentBlock[]).indexOf(orphan);
+      return invalidRequest(
+        `messages.${index}.content.${position}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${orphan.tool_use_id}. ` +
+          'Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+      );
+    }
+    if (message.role !== 'assistant') continue;
+    const next = messages[index + 1];
+    const answered = next?.role === 'user' ? blocksOf(next, 'tool_result') : [];
+    const missing = blocksOf(message, 'tool_use')
+      .map((use) => use.id ?? '')
+      .filter((id) => !answered.some((result) => result.tool_use_id === id));
+    if (missing.length > 0) {
+      return invalidRequest(
+        `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. ` +
+          'Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+      );
+    }
+  }
+  return undefined;
+}
 
 /**
  * `POST /v1/messages`: `tools[]` with `input_schema`, `tool_result` blocks in user messages,
@@ -57,6 +103,7 @@ export const anthropicWire: WireFormat = {
       }));
     return { tools, results };
   },
+  reject: (body) => rejectUnpairedToolUse((body.messages as MessageParam[] | undefined) ?? []),
   format(reply: ScriptedReply, index, body) {
     const content =
       'text' in reply

@@ -5,6 +5,7 @@ interface ChatMessage {
   role: string;
   content?: unknown;
   tool_call_id?: string;
+  tool_calls?: { id: string }[];
 }
 
 const textOf = (content: unknown): string =>
@@ -13,6 +14,41 @@ const textOf = (content: unknown): string =>
     : Array.isArray(content)
       ? content.map((part: { text?: string }) => part.text ?? '').join('')
       : '';
+
+/** OpenAI's 400 body for a request whose `messages[index]` breaks the tool call pairing. */
+const invalidRequest = (message: string, index: number) => ({
+  error: { message, type: 'invalid_request_error', param: `messages.[${index}].role`, code: null },
+});
+
+/**
+ * What the real API checks: an assistant message's `tool_calls` must each be answered by the
+ * `role: "tool"` messages right after it, and a tool message must answer such a call.
+ */
+function rejectUnpairedToolCalls(messages: ChatMessage[]) {
+  let open = new Set<string>();
+  let openAt = -1;
+  const unanswered = () =>
+    invalidRequest(
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. " +
+        `The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+      openAt,
+    );
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'tool') {
+      if (!open.delete(message.tool_call_id ?? '') && openAt < 0) {
+        return invalidRequest(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          index,
+        );
+      }
+      continue;
+    }
+    if (open.size > 0) return unanswered();
+    open = new Set((message.tool_calls ?? []).map((call) => call.id));
+    openAt = message.role === 'assistant' && open.size > 0 ? index : -1;
+  }
+  return open.size > 0 ? unanswered() : undefined;
+}
 
 /** `POST /v1/chat/completions`: `tools[].function`, `role: "tool"` results, `tool_calls` replies. */
 export const openAIChatWire: WireFormat = {
@@ -31,6 +67,7 @@ export const openAIChatWire: WireFormat = {
       });
     return { tools, results };
   },
+  reject: (body) => rejectUnpairedToolCalls((body.messages as ChatMessage[] | undefined) ?? []),
   format(reply: ScriptedReply, index, body) {
     const message =
       'text' in reply

@@ -25,6 +25,28 @@ const textOf = (output: unknown): string =>
           .join('\n')
       : '';
 
+/** OpenAI's 400 body for an `input` whose function calls and outputs do not pair up. */
+const invalidInput = (message: string) => ({
+  error: { message, type: 'invalid_request_error', param: 'input', code: null },
+});
+
+/** What the real API checks: each `function_call` has its output, each output its call. */
+function rejectUnpairedCalls(input: InputItem[]) {
+  const ids = (type: string) =>
+    input.filter((item) => item.type === type).map((item) => item.call_id ?? '');
+  const calls = ids('function_call');
+  const outputs = ids('function_call_output');
+  const unanswered = calls.find((id) => !outputs.includes(id));
+  if (unanswered !== undefined) {
+    return invalidInput(`No tool output found for function call ${unanswered}.`);
+  }
+  const orphan = outputs.find((id) => !calls.includes(id));
+  if (orphan !== undefined) {
+    return invalidInput(`No tool call found for function call output with call_id ${orphan}.`);
+  }
+  return undefined;
+}
+
 /**
  * `POST /v1/responses`: flat `function` tools, `function_call_output` input items, and a
  * Response whose `output` holds `function_call` items or an assistant `message`.
@@ -48,6 +70,8 @@ export const openAIResponsesWire: WireFormat = {
       });
     return { tools, results };
   },
+  reject: (body) =>
+    rejectUnpairedCalls(Array.isArray(body.input) ? (body.input as InputItem[]) : []),
   format(reply: ScriptedReply, index, body) {
     const output =
       'text' in reply

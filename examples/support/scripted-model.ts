@@ -38,14 +38,21 @@ export interface WireFormat {
   path: string;
   parse(body: Record<string, unknown>): Omit<ScriptedTurn, 'index'>;
   format(reply: ScriptedReply, index: number, body: Record<string, unknown>): unknown;
+  /**
+   * The error body the real API answers with HTTP 400 for a request it rejects (a tool call
+   * without its result, a result without its call), or undefined for a valid request.
+   */
+  reject?(body: Record<string, unknown>): unknown;
 }
 
 /** A running scripted model. */
 export interface ScriptedModel {
   /** Base URL (`http://127.0.0.1:PORT`); SDKs take it as `baseURL`. */
   url: string;
-  /** Every request body, in order, as the client sent it. */
+  /** Every request body the model answered, in order, as the client sent it. */
   requests: { path: string; body: Record<string, unknown> }[];
+  /** The requests it rejected as the real API would, with the error body it answered. */
+  rejected: { path: string; body: Record<string, unknown>; error: unknown }[];
   close(): Promise<void>;
 }
 
@@ -63,6 +70,7 @@ export async function startScriptedModel(options: {
   script: (turn: ScriptedTurn) => ScriptedReply;
 }): Promise<ScriptedModel> {
   const requests: ScriptedModel['requests'] = [];
+  const rejected: ScriptedModel['rejected'] = [];
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -74,6 +82,12 @@ export async function startScriptedModel(options: {
     }
     try {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      const error = wire.reject?.(body);
+      if (error !== undefined) {
+        rejected.push({ path, body, error });
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(error));
+        return;
+      }
       const index = requests.filter((earlier) => earlier.path === path).length;
       requests.push({ path, body });
       const reply = options.script({ ...wire.parse(body), index });
@@ -90,6 +104,7 @@ export async function startScriptedModel(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    rejected,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

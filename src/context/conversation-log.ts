@@ -12,7 +12,7 @@ import type {
   ConversationMessage,
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
-import { summaryMessage } from './summary-message.js';
+import { summaryMessage } from './summary-reply.js';
 
 /**
  * Options for {@link ConversationLog.open}: where the log lives, and which conversation.

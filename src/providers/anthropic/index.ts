@@ -1,4 +1,10 @@
+export { fromAnthropicMessage, toAnthropicMessages } from './anthropic-messages.js';
+export {
+  type AnthropicSummariserOptions,
+  anthropicSummariser,
+} from './anthropic-summariser.js';
 export { type AnthropicDispatch, AnthropicToolSession } from './anthropic-tool-session.js';
+export { usageOfAnthropicMessage } from './anthropic-usage.js';
 export { type AnthropicContent, fromAnthropicContent } from './from-anthropic-content.js';
 export {
   type AnthropicToolResultsOptions,

@@ -1,3 +1,7 @@
+export {
+  fromChatCompletionsMessage,
+  toChatCompletionsMessages,
+} from './chat-completions-messages.js';
 export { toChatCompletionsToolMessages } from './chat-completions-tool-messages.js';
 export { fromChatCompletionsToolCalls, toChatCompletionsTools } from './chat-completions-tools.js';
 export {
@@ -5,6 +9,7 @@ export {
   type ToolSource,
   toFunctionDefinitions,
 } from './function-definition.js';
+export { type OpenAISummariserOptions, openAISummariser } from './openai-summariser.js';
 export {
   type ChatCompletionsDispatch,
   type OpenAIDispatch,
@@ -12,6 +17,8 @@ export {
   type OpenAIToolSessionOptions,
   type ResponsesDispatch,
 } from './openai-tool-session.js';
+export { usageOfChatCompletion, usageOfResponse } from './openai-usage.js';
+export { fromResponsesOutputItems, toResponsesInput } from './responses-input.js';
 export {
   type ResponsesFunctionCallOutput,
   toResponsesToolOutputs,

@@ -1,0 +1,175 @@
+// The issue's regression test: summarising a history that ends in an assistant message with tool
+// calls (an agent compacting mid-turn) used to send those calls unanswered, and the real APIs
+// reject that with HTTP 400. The scripted model validates requests the way they do.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { type ConversationMessage, compact, summaryRequest } from 'spoolforge';
+import { anthropicSummariser, toAnthropicMessages } from 'spoolforge/anthropic';
+import { openAISummariser, toChatCompletionsMessages, toResponsesInput } from 'spoolforge/openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { anthropicWire } from '../../examples/support/anthropic-wire.js';
+import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
+import { openAIResponsesWire } from '../../examples/support/openai-responses-wire.js';
+import {
+  type ScriptedModel,
+  startScriptedModel,
+  type WireFormat,
+} from '../../examples/support/scripted-model.js';
+
+const summaryReply =
+  '<retain>\nbuild 4812\nsrc/spool.c\n</retain>\n<summary>\nThe linker failed; src/spool.c was patched.\n</summary>';
+
+/** A history whose last message asks for tools no result has answered yet. */
+function historyEndingInCalls(text: string, ids: [string, string, string]): ConversationMessage[] {
+  const [first, second, third] = ids;
+  return [
+    { role: 'user', content: 'Why did build 4812 fail?' },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: first, name: 'run_build', arguments: '{"target":"all"}' }],
+    },
+    { role: 'tool', toolCallId: first, toolName: 'run_build', content: 'exit 2', ref: 'a1b2' },
+    { role: 'assistant', content: 'The linker failed. Patched src/spool.c.' },
+    { role: 'user', content: 'Run the tests.' },
+    {
+      role: 'assistant',
+      content: text,
+      toolCalls: [
+        { id: second, name: 'run_tests', arguments: '{"suite":"unit"}' },
+        { id: third, name: 'run_tests', arguments: '{"suite":"e2e"}' },
+      ],
+    },
+  ];
+}
+
+/** One provider API: its wire, the naive request, the ready summariser, the expected 400. */
+interface Api {
+  name: string;
+  wire: WireFormat;
+  ids: [string, string, string];
+  /** Sends `messages` as they are, the way a summariser without the fix did. */
+  sendNaively(url: string, messages: ConversationMessage[]): Promise<unknown>;
+  summariser(url: string): Parameters<typeof compact>[1]['summarise'];
+  /** The request body the fixed summariser must have sent. */
+  expectedBody(history: ConversationMessage[]): Record<string, unknown>;
+  error: RegExp;
+  errorClass: new (...args: never[]) => Error;
+}
+
+const openAI = (url: string) =>
+  new OpenAI({ apiKey: 'offline', baseURL: `${url}/v1`, maxRetries: 0 });
+const anthropic = (url: string) =>
+  new Anthropic({ apiKey: 'offline', baseURL: url, maxRetries: 0 });
+
+const apis: Api[] = [
+  {
+    name: 'OpenAI Chat Completions',
+    wire: openAIChatWire,
+    ids: ['call_1', 'call_2', 'call_3'],
+    sendNaively: (url, messages) =>
+      openAI(url).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: toChatCompletionsMessages(messages),
+      }),
+    summariser: (url) => openAISummariser({ client: openAI(url), model: 'gpt-4o-mini' }),
+    expectedBody: (history) => ({
+      model: 'gpt-4o-mini',
+      messages: toChatCompletionsMessages(summaryRequest(history)),
+    }),
+    error:
+      /^400 An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'\. The following tool_call_ids did not have response messages: call_2, call_3$/,
+    errorClass: OpenAI.BadRequestError,
+  },
+  {
+    name: 'OpenAI Responses',
+    wire: openAIResponsesWire,
+    ids: ['call_1', 'call_2', 'call_3'],
+    sendNaively: (url, messages) =>
+      openAI(url).responses.create({ model: 'gpt-4o-mini', input: toResponsesInput(messages) }),
+    summariser: (url) =>
+      openAISummariser({
+        client: openAI(url),
+        model: 'gpt-4o-mini',
+        api: 'responses',
+        maxOutputTokens: 2_000,
+        instructions: 'You write summaries.',
+      }),
+    expectedBody: (history) => ({
+      model: 'gpt-4o-mini',
+      input: toResponsesInput(summaryRequest(history)),
+      instructions: 'You write summaries.',
+      max_output_tokens: 2_000,
+    }),
+    error: /^400 No tool output found for function call call_2\.$/,
+    errorClass: OpenAI.BadRequestError,
+  },
+  {
+    name: 'Anthropic Messages',
+    wire: anthropicWire,
+    ids: ['toolu_1', 'toolu_2', 'toolu_3'],
+    sendNaively: (url, messages) =>
+      anthropic(url).messages.create({
+        model: 'claude-haiku-4-5',
+        max_tokens: 1_024,
+        messages: toAnthropicMessages(messages),
+      }),
+    summariser: (url) => anthropicSummariser({ client: anthropic(url), model: 'claude-haiku-4-5' }),
+    expectedBody: (history) => ({
+      model: 'claude-haiku-4-5',
+      max_tokens: 4_096,
+      messages: toAnthropicMessages(summaryRequest(history)),
+    }),
+    error:
+      /"messages\.5: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_2, toolu_3\. Each `tool_use` block must have a corresponding `tool_result` block in the next message\."/,
+    errorClass: Anthropic.BadRequestError,
+  },
+];
+
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+describe.each(apis)('$name: summarising a history that ends in tool calls', (api) => {
+  it.each([
+    ['with text', 'Running the tests.'],
+    ['without text', ''],
+  ])(
+    'fails naively with the API 400, and compact() sends a valid request (%s)',
+    async (_, text) => {
+      model = await startScriptedModel({
+        wires: [api.wire],
+        script: () => ({ text: summaryReply }),
+      });
+      const history = historyEndingInCalls(text, api.ids);
+      const instruction = summaryRequest(history).at(-1) as ConversationMessage;
+
+      // The break: the history as it is, plus the instruction.
+      const naive = api.sendNaively(model.url, [...history, instruction]);
+      await expect(naive).rejects.toBeInstanceOf(api.errorClass);
+      await expect(naive).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(api.error),
+      });
+      expect(model.rejected).toHaveLength(1);
+      expect(model.requests).toHaveLength(0);
+
+      // The fix: the same server accepts what compact() sends, and the summary replaces the past.
+      const compacted = await compact(history, { summarise: api.summariser(model.url) });
+      expect(model.rejected).toHaveLength(1);
+      expect(model.requests).toHaveLength(1);
+      const sent = model.requests[0]?.body;
+      expect(sent).toEqual(api.expectedBody(history));
+      expect(sent).not.toHaveProperty('tools');
+      expect(JSON.stringify(sent)).not.toContain(api.ids[1]);
+      expect(compacted).toMatchObject({
+        retain: 'build 4812\nsrc/spool.c',
+        summary: 'The linker failed; src/spool.c was patched.',
+        keptFrom: 4,
+      });
+      expect(compacted.history.slice(1)).toEqual(history.slice(4));
+    },
+  );
+});

@@ -1,0 +1,64 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import type { ConversationMessage } from './conversation-message.js';
+
+/**
+ * What a summariser's reply yields: the facts to keep verbatim and the summary.
+ *
+ * @example
+ * ```ts
+ * const summary: ConversationSummary = { retain: 'Build id 4812', summary: 'The linker failed…' };
+ * ```
+ */
+export interface ConversationSummary {
+  retain: string;
+  summary: string;
+}
+
+/**
+ * The `<retain>` and `<summary>` sections of a summariser's reply, trimmed. A reply without a
+ * complete `<summary>…</summary>` (a refusal, or one cut off by the output token limit) is not
+ * a summary to replace history with; a missing `<retain>` is an empty one.
+ *
+ * @throws SpoolforgeError `E_COMPACTION_FAILED` when the reply has no `<summary>…</summary>`.
+ * @example
+ * ```ts
+ * parseSummaryReply('<retain>id 4812</retain>\n<summary>The linker failed.</summary>');
+ * // { retain: 'id 4812', summary: 'The linker failed.' }
+ * ```
+ */
+export function parseSummaryReply(text: string): ConversationSummary {
+  const summary = section(text, 'summary');
+  if (summary === undefined) {
+    const start = text.trim().slice(0, 200);
+    throw new SpoolforgeError(
+      'E_COMPACTION_FAILED',
+      'The summariser replied without a <summary>…</summary> section (cut off by its output ' +
+        `token limit, or it did not follow the instruction); the history was left as it was. Reply began: ${JSON.stringify(start)}`,
+    );
+  }
+  return { retain: section(text, 'retain') ?? '', summary };
+}
+
+function section(text: string, tag: string): string | undefined {
+  return new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)?.[1]?.trim();
+}
+
+/**
+ * The user message that stands for the compacted past at the start of a history: the retained
+ * facts and the summary, in the same tags, so a later compaction carries them forward.
+ *
+ * @example
+ * ```ts
+ * const history = [summaryMessage({ retain: 'id 4812', summary: 'The linker failed.' }), ...recent];
+ * ```
+ */
+export function summaryMessage({ retain, summary }: ConversationSummary): ConversationMessage {
+  const retained = retain === '' ? '' : `<retain>\n${retain}\n</retain>\n`;
+  return {
+    role: 'user',
+    content:
+      'Summary of the conversation so far (earlier messages were compacted into it; the tool ' +
+      'outputs it names by ref are still stored):\n\n' +
+      `${retained}<summary>\n${summary}\n</summary>`,
+  };
+}
