@@ -54,6 +54,8 @@ interface Api {
   /** The request body the fixed summariser must have sent. */
   expectedBody(history: ConversationMessage[]): Record<string, unknown>;
   error: RegExp;
+  /** The 400 for a tool result whose call is not in the request (id ending in 9). */
+  orphanError: RegExp;
   errorClass: new (...args: never[]) => Error;
 }
 
@@ -79,6 +81,8 @@ const apis: Api[] = [
     }),
     error:
       /^400 An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'\. The following tool_call_ids did not have response messages: call_2, call_3$/,
+    orphanError:
+      /^400 Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'\.$/,
     errorClass: OpenAI.BadRequestError,
   },
   {
@@ -102,6 +106,7 @@ const apis: Api[] = [
       max_output_tokens: 2_000,
     }),
     error: /^400 No tool output found for function call call_2\.$/,
+    orphanError: /^400 No tool call found for function call output with call_id call_9\.$/,
     errorClass: OpenAI.BadRequestError,
   },
   {
@@ -122,6 +127,8 @@ const apis: Api[] = [
     }),
     error:
       /"messages\.5: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_2, toolu_3\. Each `tool_use` block must have a corresponding `tool_result` block in the next message\."/,
+    orphanError:
+      /"messages\.0\.content\.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9\. Each `tool_result` block must have a corresponding `tool_use` block in the previous message\."/,
     errorClass: Anthropic.BadRequestError,
   },
 ];
@@ -172,4 +179,25 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
       expect(compacted.history.slice(1)).toEqual(history.slice(4));
     },
   );
+
+  it('fails naively on a result whose call is gone, and compact() quotes it instead', async () => {
+    model = await startScriptedModel({ wires: [api.wire], script: () => ({ text: summaryReply }) });
+    const orphanId = `${api.ids[0].slice(0, -1)}9`;
+    const history: ConversationMessage[] = [
+      { role: 'user', content: 'Go on from the last result.' },
+      { role: 'tool', toolCallId: orphanId, toolName: 'run_build', content: 'exit 2' },
+      { role: 'assistant', content: 'The build failed.' },
+      { role: 'user', content: 'Fix it.' },
+    ];
+    const instruction = summaryRequest(history).at(-1) as ConversationMessage;
+    await expect(api.sendNaively(model.url, [...history, instruction])).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(api.orphanError),
+    });
+    await compact(history, { summarise: api.summariser(model.url) });
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]?.body)).toContain(
+      `[Result of tool run_build (call ${orphanId})]\\nexit 2`,
+    );
+  });
 });
