@@ -97,8 +97,8 @@ export function lineChartSvg(options: {
       const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
       parts.push(
         `<polyline fill="none" stroke="${series.color}" stroke-width="1.5"${dash} points="${points.join(' ')}"/>`,
-        `<rect x="${right - 260}" y="${panelTop + 6 + position * 18}" width="12" height="3" fill="${series.color}"/>`,
-        `<text x="${right - 242}" y="${panelTop + 11 + position * 18}" font-size="12" ${font}>${escapeXml(series.label)}</text>`,
+        `<rect x="${right - 260}" y="${panelTop + 36 + position * 18}" width="12" height="3" fill="${series.color}"/>`,
+        `<text x="${right - 242}" y="${panelTop + 41 + position * 18}" font-size="12" ${font}>${escapeXml(series.label)}</text>`,
       );
     });
     parts.push(

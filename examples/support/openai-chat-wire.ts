@@ -59,13 +59,23 @@ export const openAIChatWire: WireFormat = {
         function: { name: string; description?: string; parameters: Record<string, unknown> };
       }[]) ?? []
     ).map((tool) => tool.function);
-    const results: ReturnedResult[] = ((body.messages as ChatMessage[]) ?? [])
-      .filter((message) => message.role === 'tool')
-      .map((message) => {
-        const text = textOf(message.content);
-        return { callId: message.tool_call_id ?? '', text, isError: text.startsWith('Error (') };
-      });
-    return { tools, results };
+    const messages = (body.messages as ChatMessage[]) ?? [];
+    const resultsOf = (from: number): ReturnedResult[] =>
+      messages
+        .slice(from)
+        .filter((message) => message.role === 'tool')
+        .map((message) => {
+          const text = textOf(message.content);
+          return { callId: message.tool_call_id ?? '', text, isError: text.startsWith('Error (') };
+        });
+    const lastUser = messages.findLastIndex((message) => message.role === 'user');
+    return {
+      tools,
+      results: resultsOf(0),
+      resultsSinceUser: resultsOf(lastUser + 1),
+      userText: textOf(messages[lastUser]?.content),
+      transcript: messages.map((message) => textOf(message.content)).join('\n'),
+    };
   },
   reject: (body) => rejectUnpairedToolCalls((body.messages as ChatMessage[] | undefined) ?? []),
   format(reply: ScriptedReply, index, body) {
@@ -95,7 +105,18 @@ export const openAIChatWire: WireFormat = {
           logprobs: null,
         },
       ],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      // About four bytes a token, as a real model would count the request.
+      usage: usageOf(body, message),
     };
   },
 };
+
+function usageOf(body: Record<string, unknown>, reply: unknown) {
+  const prompt = Math.ceil(JSON.stringify([body.messages, body.tools ?? []]).length / 4);
+  const completion = Math.ceil(JSON.stringify(reply).length / 4);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+}

@@ -25,6 +25,12 @@ export interface ScriptedTurn {
   results: ReturnedResult[];
   /** How many requests came before this one. */
   index: number;
+  /** Results after the last user message: the current question's (wires that know it). */
+  resultsSinceUser?: ReturnedResult[];
+  /** The last user message's text (wires that know it). */
+  userText?: string;
+  /** Every message's text, joined (wires that know it). */
+  transcript?: string;
 }
 
 /** What the scripted model answers: tool calls, or a final text. */

@@ -63,6 +63,16 @@ describe('summaryRequest', () => {
     expect(instruction?.content).toMatch(/ids, file paths, URLs.*artifact references/s);
   });
 
+  it('marks each stored tool output with its ref, once, so the summary can retain it', () => {
+    const stored: ConversationMessage = { ...result('call_1'), ref: 'q3Vx0cTQ9m1Fh2kYd8a7Lw' };
+    const request = summaryRequest([user('Build it'), assistant('', 'call_1'), stored]);
+    expect(request[2]).toEqual({
+      ...stored,
+      content: 'output of call_1\n[stored output: ref=q3Vx0cTQ9m1Fh2kYd8a7Lw]',
+    });
+    expect(summaryRequest(request.slice(0, -1))[2]).toEqual(request[2]);
+  });
+
   it('drops a trailing assistant message that is only a tool call', () => {
     const request = summaryRequest([user('Build it'), assistant('', 'call_1', 'call_2')]);
     expect(request.slice(0, -1)).toEqual([user('Build it')]);

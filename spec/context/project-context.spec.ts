@@ -156,7 +156,7 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     await using session = new ToolSession({ tools: toolOutputCacheTools(resumed) });
     const dispatch = session.dispatch();
     dispatch.ack();
-    const [page, grep, inline, unknown, bad] = await session.run(
+    const [page, grep, inline, unknown, bad, byCallId] = await session.run(
       [
         { id: 'a', name: 'tool_output_cache', arguments: { ref, offset: 999, limit: 3 } },
         {
@@ -167,6 +167,8 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
         { id: 'c', name: 'tool_output_cache', arguments: { ref: 'call_2', offset: 2, limit: 1 } },
         { id: 'd', name: 'tool_output_cache', arguments: { ref: 'call_9' } },
         { id: 'e', name: 'tool_output_cache', arguments: { ref, offset: 0 } },
+        // A call id whose output is stored reads the stored output, not the handle.
+        { id: 'f', name: 'tool_output_cache', arguments: { ref: 'call_1', offset: 10_001 } },
       ],
       dispatch,
     );
@@ -185,6 +187,10 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
       text: expect.stringContaining('E_ARTIFACT_NOT_FOUND'),
     });
     expect(bad).toMatchObject({ isError: true });
+    expect(byCallId?.content[0]).toEqual({
+      type: 'text',
+      text: 'lines 10001–10001 of 10001:\n10001:ERROR linker failed\n',
+    });
     await resumed.close();
   });
 

@@ -37,8 +37,9 @@ remains to do.
 /**
  * The history formatted for a summariser: tool calls and results paired (a trailing assistant
  * message's calls, which no result answers yet, are dropped; it stays if it has text), since a
- * dangling tool call makes the provider APIs reject the whole request; then the instruction as
- * a final user message, asking for a `<retain>` and a `<summary>` section.
+ * dangling tool call makes the provider APIs reject the whole request; each stored tool output
+ * marked with its `ref=…` so the summary can retain it; then the instruction as a final user
+ * message, asking for a `<retain>` and a `<summary>` section.
  *
  * @example
  * ```ts
@@ -57,7 +58,16 @@ export function summaryRequest(
   ]
     .filter((part) => part !== '')
     .join('\n\n');
-  return [...pairToolCalls(history), { role: 'user', content }];
+  return [...pairToolCalls(history).map(withRef), { role: 'user', content }];
+}
+
+/** A stored output's ref, shown so the summary can retain it: the store outlives the history. */
+function withRef(message: ConversationMessage): ConversationMessage {
+  if (message.role !== 'tool' || message.ref === undefined) return message;
+  const note = `[stored output: ref=${message.ref}]`;
+  return message.content.includes(note)
+    ? message
+    : { ...message, content: `${message.content}\n${note}` };
 }
 
 function bullets(heading: string, directives: readonly string[] | undefined): string {

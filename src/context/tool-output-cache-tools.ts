@@ -104,18 +104,31 @@ async function openOutput(
   ref: string,
   signal: AbortSignal,
 ): Promise<SpooledArtifact> {
-  if (log.store && isArtifactId(ref)) {
-    const stored = await log.store.get(ref, { signal }).catch((error: unknown) => {
-      if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND') return;
-      throw error;
-    });
-    if (stored) return stored;
-  }
+  const stored = await openStored(log, ref, signal);
+  if (stored) return stored;
+  // A call id: its stored output when there is one, else the text recorded for it.
   const message = log.toolMessage(ref);
+  if (message?.ref !== undefined) {
+    const output = await openStored(log, message.ref, signal);
+    if (output) return output;
+  }
   if (message) return spool(message.content, { signal });
   throw new SpoolforgeError(
     'E_ARTIFACT_NOT_FOUND',
     `No tool output with ref ${JSON.stringify(ref)}: refs are shown as "[tool output trimmed; ref=…]", ` +
       'in tool_output_cache notes, or are tool call ids of this conversation.',
   );
+}
+
+async function openStored(
+  log: ConversationLog,
+  ref: string,
+  signal: AbortSignal,
+): Promise<SpooledArtifact | undefined> {
+  if (!log.store || !isArtifactId(ref)) return undefined;
+  return log.store.get(ref, { signal }).catch((error: unknown) => {
+    if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND')
+      return undefined;
+    throw error;
+  });
 }
