@@ -64,7 +64,7 @@ describe('summaryRequest', () => {
   });
 
   it('marks each stored tool output with its ref, once, so the summary can retain it', () => {
-    const stored: ConversationMessage = { ...result('call_1'), ref: 'q3Vx0cTQ9m1Fh2kYd8a7Lw' };
+    const stored = { ...result('call_1'), ref: 'q3Vx0cTQ9m1Fh2kYd8a7Lw' } as ConversationMessage;
     const request = summaryRequest([user('Build it'), assistant('', 'call_1'), stored]);
     expect(request[2]).toEqual({
       ...stored,

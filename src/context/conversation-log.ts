@@ -49,6 +49,7 @@ const conversationIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
  * working set, the latest compaction and the events since: opening an existing log reads
  * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
  * rest. {@link ConversationLog.history} is what a projection renders for the next request.
+ * One process writes a conversation at a time: sequence numbers are assigned in memory.
  *
  * @example
  * ```ts
