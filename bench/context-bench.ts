@@ -87,13 +87,13 @@ try {
   const overBudget = samples.filter((sample) => sample.tokens > sample.budgetTokens);
   const summary = {
     turns,
-    messages: samples.at(-1)?.messages,
+    events: after.events,
     toolOutputs: before.toolOutputs + after.toolOutputs,
     storedGiB: (before.storedBytes + after.storedBytes) / 1024 ** 3,
     compactions: before.compactions + after.compactions,
     budgetTokens: samples[0]?.budgetTokens,
-    maxTokensPerTurn: Math.max(...samples.map((sample) => sample.tokens)),
-    turnsOverBudget: overBudget.length,
+    maxTokensPerRequest: Math.max(...samples.map((sample) => sample.tokens)),
+    requestsOverBudget: overBudget.length,
     heapMiB: {
       firstTenth: heapOf(0, tenth),
       beforeRestart: heapOf(restartTurn - tenth, restartTurn),
@@ -105,8 +105,8 @@ try {
     sameProjectionAfterRestart: before.projectionAtEnd === after.projectionAtStart,
   };
   console.table({
-    'tokens per turn (max / budget)': `${summary.maxTokensPerTurn} / ${summary.budgetTokens}`,
-    'turns over budget': summary.turnsOverBudget,
+    'tokens per request (max / budget)': `${summary.maxTokensPerRequest} / ${summary.budgetTokens}`,
+    'requests over budget': summary.requestsOverBudget,
     compactions: summary.compactions,
     'tool outputs stored': `${summary.toolOutputs} (${summary.storedGiB.toFixed(2)} GiB)`,
     'heap after GC, MiB (first tenth / before restart / after / last tenth)': Object.values(
@@ -124,15 +124,17 @@ try {
   const points = (pick: (sample: TurnSample) => number | null) =>
     samples.flatMap((sample): [number, number][] => {
       const value = pick(sample);
-      return value === null ? [] : [[sample.messages, value]];
+      return value === null
+        ? []
+        : [[sample.turn + (sample.request === 'results' ? 0.5 : 0), value]];
     });
   const svg = lineChartSvg({
-    title: `spoolforge context projection: ${summary.messages} messages, ${summary.toolOutputs} tool outputs (${summary.storedGiB.toFixed(1)} GiB)`,
+    title: `spoolforge context projection: ${summary.events} log events, ${summary.toolOutputs} tool outputs (${summary.storedGiB.toFixed(1)} GiB)`,
     subtitle: `${cpus().length} cores, Node ${process.versions.node}, ${date}; restart at turn ${restartTurn}; ${summary.compactions} compactions`,
-    xLabel: 'messages in the log',
+    xLabel: 'turn (a question, and every fourth turn a tool output)',
     panels: [
       {
-        yLabel: 'tokens sent per turn (o200k_base)',
+        yLabel: 'tokens sent per request (o200k_base)',
         series: [
           { label: 'projection', color: '#3466b0', points: points((sample) => sample.tokens) },
           {

@@ -73,8 +73,8 @@ const client = scripted
 const model = scripted ? 'scripted' : (process.env.OPENAI_MODEL ?? 'gpt-4o-mini');
 const instructions = 'You are an on-call assistant. Query large tool outputs; never guess.';
 // Small limits so a short demo trims and compacts; a real agent uses its model's window.
-const projection: ProjectContextOptions = { contextBudgetTokens: 1_200, instructions };
-const contextLimit = 4_000;
+const projection: ProjectContextOptions = { contextBudgetTokens: 3_000, instructions };
+const contextLimit = 6_000;
 const directory = await mkdtemp(join(tmpdir(), 'spoolforge-long-conversation-'));
 
 try {
@@ -89,7 +89,9 @@ try {
   for (const question of questions) {
     await log.append({ role: 'user', content: question });
     for (let step = 0; step < 6; step++) {
-      let view = await projectContext(log.history(), projection);
+      // The tools count against the budget too: their callId enums grow with the calls.
+      let dispatch = agent.chatCompletionsDispatch();
+      let view = await projectContext(log.history(), { ...projection, tools: dispatch.tools });
       if (view.overBudget || shouldCompact(usage, { contextLimit })) {
         await compactLog(log, { ...projection, summarise });
         // Calls summarised away stop being callIds; their outputs stay readable by ref.
@@ -99,9 +101,10 @@ try {
         console.log(
           `  compacted: the history is now the summary and ${log.events.length} messages`,
         );
-        view = await projectContext(log.history(), projection);
+        usage = {}; // The last usage measured the history before compaction.
+        dispatch = agent.chatCompletionsDispatch();
+        view = await projectContext(log.history(), { ...projection, tools: dispatch.tools });
       }
-      const dispatch = agent.chatCompletionsDispatch();
       const completion = await dispatch.track(
         client.chat.completions.create({
           model,

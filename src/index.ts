@@ -23,6 +23,7 @@ export {
 export {
   BoundedText,
   continueWith,
+  cutLine,
   defaultResultLimits,
   fromModelLine,
   fromModelRange,
@@ -117,11 +118,7 @@ export {
   ConversationLog,
   type ConversationLogOptions,
 } from './context/conversation-log.js';
-export {
-  type ConversationLogBackend,
-  type LoggedEvent,
-  MemoryConversationLogBackend,
-} from './context/conversation-log-backend.js';
+export type { ConversationLogBackend, LoggedEvent } from './context/conversation-log-backend.js';
 export type {
   CompactionRecord,
   ConversationEvent,
@@ -133,6 +130,7 @@ export {
   JsonlConversationLogBackend,
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
+export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
 export { pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,

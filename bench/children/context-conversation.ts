@@ -11,15 +11,17 @@ import { appendFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
-/** One turn's measurement. */
+/** One request's measurement: a turn's first request, or the one after its tool results. */
 export interface TurnSample {
   turn: number;
-  /** Events in the log before this turn's request: messages and compactions. */
+  /** The request answers the user's message, or the turn's tool results. */
+  request: 'question' | 'results';
+  /** Events in the log before this request: messages and compactions. */
   messages: number;
   /** Estimated tokens of the projection sent this turn. */
   tokens: number;
   budgetTokens: number;
-  /** `heapUsed` after a full GC, every 10th turn; otherwise null. */
+  /** `heapUsed` after a full GC, at the question of every 10th turn; otherwise null. */
   heapBytes: number | null;
   trimmed: number;
   compacted: boolean;
@@ -31,6 +33,8 @@ export interface ConversationReport {
   projectionAtStart: string;
   /** SHA-256 of the projection when it stopped, before closing. */
   projectionAtEnd: string;
+  /** Events in the log at the end: messages and compactions. */
+  events: number;
   compactions: number;
   toolOutputs: number;
   storedBytes: number;
@@ -122,6 +126,34 @@ let toolOutputs = 0;
 let storedBytes = 0;
 const samples: string[] = [];
 
+/** What the model would be sent now: projected, compacted first when over budget. */
+async function request(turn: number, kind: TurnSample['request']) {
+  let projection = await library.projectContext(log.history(), projectionOptions);
+  const compacted = projection.overBudget;
+  if (compacted) {
+    await library.compactLog(log, { ...projectionOptions, summarise });
+    compactions++;
+    // The calls compaction summarised away are not offered as callIds any more.
+    const gone = session.toolCalls.filter((call) => !log.toolMessage(call.id));
+    await session.forget(gone.map((call) => call.id));
+    projection = await library.projectContext(log.history(), projectionOptions);
+  }
+  const measureHeap = kind === 'question' && turn % 10 === 0;
+  if (measureHeap) collect?.();
+  samples.push(
+    JSON.stringify({
+      turn,
+      request: kind,
+      messages: log.nextSeq,
+      tokens: projection.tokens,
+      budgetTokens: projection.budgetTokens,
+      heapBytes: measureHeap ? process.memoryUsage().heapUsed : null,
+      trimmed: projection.trimmed.length,
+      compacted,
+    } satisfies TurnSample),
+  );
+}
+
 for (let turn = Number(from); turn < Number(to); turn++) {
   const toolTurn = turn % 4 === 0;
   await log.append({
@@ -130,43 +162,20 @@ for (let turn = Number(from); turn < Number(to); turn++) {
       ? `Checkout failed around window ${turn}. Fetch the logs and find the error.`
       : `Turn ${turn}: what does that mean for the on-call rota? ${'Please be specific. '.repeat(8)}`,
   });
-  let projection = await library.projectContext(log.history(), projectionOptions);
-  const compacted = projection.overBudget;
-  if (compacted) {
-    await library.compactLog(log, { ...projectionOptions, summarise });
-    compactions++;
-    // The calls compaction summarised away are not offered as callIds any more.
-    await session.forget(
-      session.toolCalls.map((call) => call.id).filter((id) => !log.toolMessage(id)),
-    );
-    projection = await library.projectContext(log.history(), projectionOptions);
-  }
-  if (turn % 10 === 0) collect?.();
-  samples.push(
-    JSON.stringify({
-      turn,
-      messages: log.nextSeq,
-      tokens: projection.tokens,
-      budgetTokens: projection.budgetTokens,
-      heapBytes: turn % 10 === 0 ? process.memoryUsage().heapUsed : null,
-      trimmed: projection.trimmed.length,
-      compacted,
-    } satisfies TurnSample),
-  );
+  await request(turn, 'question');
   if (toolTurn) {
-    const call = {
-      id: `call_${turn}`,
-      name: 'fetch_logs',
-      arguments: JSON.stringify({ turn, bytes: outputSize(turn) }),
-    };
+    const arguments_ = JSON.stringify({ turn, bytes: outputSize(turn) });
+    const call = { id: `call_${turn}`, name: 'fetch_logs', arguments: arguments_ };
     await log.append({ role: 'assistant', content: '', toolCalls: [call] });
     const dispatch = session.dispatch();
     dispatch.ack();
     const outcomes = await session.run([call], dispatch);
     await log.appendToolOutcomes(outcomes);
     toolOutputs++;
-    for (const outcome of outcomes)
+    for (const outcome of outcomes) {
       storedBytes += outcome.ref ? ((await store.info(outcome.ref))?.byteLength ?? 0) : 0;
+    }
+    await request(turn, 'results');
   }
   await log.append({
     role: 'assistant',
@@ -178,10 +187,12 @@ for (let turn = Number(from); turn < Number(to); turn++) {
 }
 if (samples.length > 0) await appendFile(samplesPath, `${samples.join('\n')}\n`);
 const projectionAtEnd = digest(await library.projectContext(log.history(), projectionOptions));
+const events = log.nextSeq;
 await log.close();
 const report: ConversationReport = {
   projectionAtStart,
   projectionAtEnd,
+  events,
   compactions,
   toolOutputs,
   storedBytes,

@@ -39,7 +39,7 @@ describe('compactLog', () => {
     expect(request?.[2]).toMatchObject({ content: '[tool output trimmed; ref=call_0]' });
     expect(request?.at(-1)?.role).toBe('user');
     expect(request?.at(-1)?.content).toContain('<summary>');
-    expect(result.keptFrom).toBe(8);
+    expect(result?.keptFrom).toBe(8);
     expect(log.compaction).toEqual({
       retain: 'call_0 holds the rows',
       summary: 'Three questions answered.',
@@ -54,23 +54,58 @@ describe('compactLog', () => {
     expect(page.events).toHaveLength(13);
     expect(page.events[0]?.type).toBe('compaction');
 
-    // Compacting again: the last turn is the only one, so what stays is all of it.
+    // Two turns asked for, and two is all there is: keeping them would free nothing, so the
+    // kept part starts at the last assistant message.
     await log.append({ role: 'user', content: 'question 3' });
     const again = await compactLog(log, {
       summarise,
       contextBudgetTokens: 2_000,
       retainLastTurns: 2,
     });
-    expect(again.keptFrom).toBe(1);
-    expect(log.compaction?.keptFrom).toBe(8);
+    expect(again?.keptFrom).toBe(4);
+    expect(log.compaction?.keptFrom).toBe(11);
     expect(log.history().slice(1)).toEqual([
-      ...toolTurn(2, 'ok'),
+      { role: 'assistant', content: 'answer 2' },
       { role: 'user', content: 'question 3' },
     ]);
+    expect(again?.history).toEqual(log.history());
     // Keeping no turn keeps no event.
     await compactLog(log, { summarise, contextBudgetTokens: 2_000, retainLastTurns: 0 });
     expect(log.events).toEqual([]);
     expect(log.history()).toHaveLength(1);
+    // Then there is nothing left to compact: the summariser is not called.
+    const calls = requests.length;
+    expect(await compactLog(log, { summarise, contextBudgetTokens: 2_000 })).toBeUndefined();
+    expect(requests).toHaveLength(calls);
+    await expect(
+      compactLog(log, { summarise, contextBudgetTokens: 2_000, retainLastTurns: -1 }),
+    ).rejects.toThrow(/retainLastTurns/);
+  });
+
+  it('keeps messages appended while the summariser runs', async () => {
+    const log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+    await log.append(...toolTurn(0, 'ok'));
+    await log.recordCompaction({ retain: '', summary: 'before', keptFrom: 0 });
+    await log.append(...toolTurn(1, 'ok'));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const compaction = compactLog(log, {
+      contextBudgetTokens: 2_000,
+      summarise: async () => {
+        await gate;
+        return '<summary>two turns</summary>';
+      },
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await log.append({ role: 'user', content: 'typed during compaction' });
+    release();
+    await compaction;
+    expect(log.history().slice(1)).toEqual([
+      ...toolTurn(1, 'ok'),
+      { role: 'user', content: 'typed during compaction' },
+    ]);
   });
 
   it('records nothing when the summariser fails', async () => {

@@ -128,8 +128,14 @@ describe('ConversationLog', () => {
     expect(reopened.events[0]?.seq).toBe(1_400);
   });
 
-  it('pages back through everything, compacted or not', async () => {
-    const log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+  it.each([
+    ['memory', async () => new MemoryConversationLogBackend()],
+    [
+      'JSONL',
+      async () => JsonlConversationLogBackend.open(join(await tempDirectory(), 'log.jsonl')),
+    ],
+  ])('pages back through everything, compacted or not (%s)', async (_, backend) => {
+    const log = await ConversationLog.open({ backend: await backend() });
     await log.append(...Array.from({ length: 23 }, (_, index) => user(`m${index}`)));
     await log.recordCompaction({ retain: '', summary: 's', keptFrom: 20 });
     const seen: number[] = [];
@@ -141,6 +147,15 @@ describe('ConversationLog', () => {
       cursor = page.cursor;
     } while (cursor !== undefined);
     expect(seen).toEqual([...Array(24).keys()].reverse());
+    // A page that ends exactly at the start has no page before it.
+    expect((await log.page({ limit: 24 })).cursor).toBeUndefined();
+    expect((await log.page({ limit: 23 })).cursor).toBeDefined();
+    expect(await errorCode(log.page({ cursor: 'nope' }))).toBe('E_INVALID_ARGUMENT');
+    expect(await errorCode(log.page({ limit: 0 }))).toBe('E_INVALID_ARGUMENT');
+    await log.close();
+    if (log.backend instanceof JsonlConversationLogBackend) {
+      expect(await errorCode(log.append(user('late')))).toBe('E_IO');
+    }
   });
 
   it('refuses a conversation id that is not a plain name, and a log with nowhere to go', async () => {

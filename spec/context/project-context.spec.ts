@@ -56,13 +56,42 @@ describe('projectContext', () => {
     const shown = messages[2]?.content ?? '';
     expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(50 * 1024);
     expect(shown.split('\n')[0]).toBe(`${'y'.repeat(2_000)}… [line cut: 2000 of 5000 chars]`);
+    // The full output is stored: the note reads it from the start.
     const lastShown = Number(/\nline (\d+) x+\n\[tool output cut/.exec(shown)?.[1]);
     expect(shown).toContain(
-      `the rest: tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw","offset":${lastShown + 2}}]`,
+      `lines 1–${lastShown + 1} shown; read on with tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw"}]`,
     );
+    // Without a store, the text is the output: the note continues from the next line.
+    const unstored = turn(3, numberedLines(2_000));
+    const cut = (await projectContext(unstored, { contextBudgetTokens: 100_000 })).messages[2];
+    const next = Number(/\nline (\d+) x+\n\[tool output cut/.exec(cut?.content ?? '')?.[1]) + 1;
+    expect(cut?.content).toMatch(
+      new RegExp(`read on with tool_output_cache \\{"ref":"call_3","offset":${next}\\}\\]$`),
+    );
+    expect(cut?.content.endsWith('\n')).toBe(false);
+    // A first line too long for the message says so rather than "lines 1–0".
+    const wide = turn(4, `${'é'.repeat(1_500)}\nsecond`);
+    const narrow = await projectContext(wide, {
+      contextBudgetTokens: 100_000,
+      maxMessageBytes: 1_024,
+    });
+    expect(narrow.messages[2]?.content).toBe(
+      '[tool output cut at 1.0 KiB of 2.9 KiB (2 lines): its first line is longer than that; ' +
+        'read on with tool_output_cache {"ref":"call_4","offset":1}]',
+    );
+    await expect(
+      projectContext(wide, { contextBudgetTokens: 1, maxMessageBytes: 100 }),
+    ).rejects.toThrow(/maxMessageBytes must be ≥ 1024/);
     // Small outputs pass through as they are.
     const small = turn(2, 'ok');
     expect((await projectContext(small, { contextBudgetTokens: 1_000 })).messages).toEqual(small);
+    // Long lines alone: cut, with a count of them.
+    const longLines = turn(5, `${'z'.repeat(2_500)}\nshort`);
+    expect(
+      (await projectContext(longLines, { contextBudgetTokens: 9_000 })).messages[2]?.content,
+    ).toBe(
+      `${'z'.repeat(2_000)}… [line cut: 2000 of 2500 chars]\nshort\n[1 line cut to 2000 characters]`,
+    );
   });
 
   it('trims the oldest tool outputs to fit the budget, keeps the latest, and is deterministic', async () => {
@@ -98,6 +127,17 @@ describe('projectContext', () => {
     );
     expect(projection.tokens).toBe(counted + 4 * history.length);
     expect(await projectContext(history, options)).toEqual(projection);
+  });
+
+  it('keeps a tool output no bigger than its placeholder', async () => {
+    const history = [
+      ...turn(0, 'ok'),
+      ...turn(1, numberedLines(300)),
+      ...turn(2, numberedLines(50)),
+    ];
+    const projection = await projectContext(history, { contextBudgetTokens: 1_500 });
+    expect(projection.trimmed).toEqual(['call_1']);
+    expect(projection.messages[2]?.content).toBe('ok');
   });
 
   it('says it is over budget when the latest results alone do not fit', async () => {
@@ -191,6 +231,19 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
       type: 'text',
       text: 'lines 10001–10001 of 10001:\n10001:ERROR linker failed\n',
     });
+    // A long answer is shown inline, bounded, like an artifact tool's: never spooled again.
+    const [long] = await session.run(
+      [{ id: 'g', name: 'tool_output_cache', arguments: { ref, offset: 1, limit: 1_000 } }],
+      dispatch,
+    );
+    expect(long?.ref).toBeUndefined();
+    expect(long?.call.fromArtifactTool).toBe(true);
+    const longText = long?.content[0]?.type === 'text' ? long.content[0].text : '';
+    expect(longText).toMatch(/^lines 1–1000 of 10001:\n1:b0 line 1 x+\n/);
+    expect(Buffer.byteLength(longText)).toBeLessThanOrEqual(50 * 1024);
+    expect(longText).toMatch(
+      /Continue with tool_output_cache \{"ref":"[\w-]+","offset":\d+,"limit":\d+\}\]\n$/,
+    );
     await resumed.close();
   });
 

@@ -78,6 +78,24 @@ describe('uiToolEvents', () => {
     await storedArtifact.close();
   });
 
+  it('previews a short result without overlap, and reuses a known ref', async () => {
+    const store = await openStore();
+    const fourLines = `${'a'.repeat(3_000)}\nb\nc\nd`;
+    const stored = await store.put(fourLines);
+    const [event] = await collect(
+      uiToolEvents(
+        emit([
+          { type: 'complete', toolCallId: 'y', toolName: 't', result: fourLines, ref: stored.id },
+        ]),
+        { store, maxInlineBytes: 1_024 },
+      ),
+    );
+    expect(event).toMatchObject({
+      artifact: { ref: stored.id, head: [`${'a'.repeat(200)}…`, 'b', 'c'], tail: ['d'] },
+    });
+    expect(await store.list()).toHaveLength(1);
+  });
+
   it('describes a large result without a store, with no link, and never copies an artifact', async () => {
     const artifact = await spool(bigLog);
     const [event] = await collect(

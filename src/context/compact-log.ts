@@ -1,5 +1,7 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { type CompactOptions, type CompactResult, compact } from './compaction.js';
 import type { ConversationLog } from './conversation-log.js';
+import type { ConversationEvent } from './conversation-message.js';
 import { type ProjectContextOptions, projectContext } from './project-context.js';
 
 /**
@@ -13,11 +15,38 @@ import { type ProjectContextOptions, projectContext } from './project-context.js
  */
 export interface CompactLogOptions extends CompactOptions, ProjectContextOptions {}
 
+type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
+
+/**
+ * Where the kept events start: at the `turns`-th last user message, or, when that would keep
+ * every event (one long turn), at the last assistant message, so a compaction always frees
+ * something. `undefined` when nothing can be freed.
+ */
+function keptStart(events: readonly MessageEvent[], turns: number): number | undefined {
+  if (!(Number.isInteger(turns) && turns >= 0)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `retainLastTurns must be 0 or more: ${turns}`);
+  }
+  if (turns === 0) return events.length;
+  let start = 0;
+  for (let index = events.length - 1, seen = 0; index >= 0; index--) {
+    if (events[index]?.message.role === 'user' && ++seen === turns) {
+      start = index;
+      break;
+    }
+  }
+  if (start > 0) return start;
+  const lastAssistant = events.findLastIndex((event) => event.message.role === 'assistant');
+  return lastAssistant > 0 ? lastAssistant : undefined;
+}
+
 /**
  * Compacts a conversation log: the summariser reads the projected history (tool outputs cut
  * and trimmed, so the request stays bounded), and the log records the compaction, so its
- * history becomes the summary and the last turns, now and after a restart. Earlier events stay
- * in the log for scrollback; their stored tool outputs stay readable by ref.
+ * history becomes the summary and the last `retainLastTurns` turns (default 1), now and after a
+ * restart; when one turn is all there is, the kept part starts at its last assistant message.
+ * Messages appended while the summariser runs are kept. Earlier events stay in the log for
+ * scrollback; their stored tool outputs stay readable by ref. Resolves `undefined`, without
+ * calling the summariser, when there is nothing to compact.
  *
  * @example
  * ```ts
@@ -30,14 +59,17 @@ export interface CompactLogOptions extends CompactOptions, ProjectContextOptions
 export async function compactLog(
   log: ConversationLog,
   options: CompactLogOptions,
-): Promise<CompactResult> {
+): Promise<CompactResult | undefined> {
+  // Snapshots: appends may land while the summariser runs.
+  const events = [...log.events];
+  const nextSeq = log.nextSeq;
   const history = log.history();
+  const start = keptStart(events, options.retainLastTurns ?? 1);
+  if (start === undefined) return undefined;
   const { messages } = await projectContext(history, options);
-  const result = await compact(messages, options);
-  // `history` is the summary of the last compaction (if any), then the working set's events.
-  const summaries = history.length - log.events.length;
-  const kept = log.events[result.keptFrom - summaries] ?? log.events[0];
-  const keptFrom = result.keptFrom >= history.length ? log.nextSeq : (kept?.seq ?? log.nextSeq);
+  // The whole history is summarised; what is kept is chosen here, on the log's events.
+  const result = await compact(messages, { ...options, retainLastTurns: 0 });
+  const keptFrom = events[start]?.seq ?? nextSeq;
   await log.recordCompaction({ retain: result.retain, summary: result.summary, keptFrom });
-  return result;
+  return { ...result, keptFrom: history.length - events.length + start, history: log.history() };
 }

@@ -32,28 +32,3 @@ export interface ConversationLogBackend {
   readBackward(options?: { cursor?: string; signal?: AbortSignal }): AsyncIterable<LoggedEvent>;
   close?(): Promise<void>;
 }
-
-/**
- * A {@link ConversationLogBackend} in memory: for tests, and for conversations that need not
- * outlive the process.
- *
- * @example
- * ```ts
- * const log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
- * ```
- */
-export class MemoryConversationLogBackend implements ConversationLogBackend {
-  readonly #events: ConversationEvent[] = [];
-
-  async append(events: readonly ConversationEvent[]): Promise<void> {
-    // Copies, as a stored event would be: later changes to the caller's objects do not leak in.
-    this.#events.push(...events.map((event) => structuredClone(event)));
-  }
-
-  async *readBackward(options: { cursor?: string } = {}): AsyncIterable<LoggedEvent> {
-    const end = options.cursor === undefined ? this.#events.length : Number(options.cursor);
-    for (let index = end - 1; index >= 0; index--) {
-      yield { event: this.#events[index] as ConversationEvent, cursor: String(index) };
-    }
-  }
-}

@@ -194,14 +194,17 @@ export class ConversationLog {
     options: { cursor?: string; limit?: number; signal?: AbortSignal } = {},
   ): Promise<{ events: ConversationEvent[]; cursor: string | undefined }> {
     const limit = options.limit ?? 50;
+    if (!(Number.isInteger(limit) && limit >= 1)) {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', `limit must be 1 or more: ${limit}`);
+    }
     const events: ConversationEvent[] = [];
-    let cursor: string | undefined = options.cursor;
-    if (limit <= 0) return { events, cursor };
+    let cursor: string | undefined;
     const { limit: _, ...readOptions } = options;
+    // One event past the page tells whether there is a page before it.
     for await (const logged of this.backend.readBackward(readOptions)) {
+      if (events.length === limit) return { events, cursor };
       events.push(logged.event);
       cursor = logged.cursor;
-      if (events.length === limit) return { events, cursor: cursor === '0' ? undefined : cursor };
     }
     return { events, cursor: undefined };
   }

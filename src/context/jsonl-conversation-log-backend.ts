@@ -1,6 +1,7 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { writeFully } from '../spool/file-io.js';
 import type { ConversationLogBackend, LoggedEvent } from './conversation-log-backend.js';
 import type { ConversationEvent } from './conversation-message.js';
 
@@ -36,6 +37,7 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
   readonly #handle: FileHandle;
   readonly #sync: boolean;
   #size: number;
+  #closed = false;
   /** Appends run one at a time, in call order. */
   #appending: Promise<void> = Promise.resolve();
 
@@ -68,11 +70,23 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
   }
 
   append(events: readonly ConversationEvent[], options: { signal?: AbortSignal } = {}) {
+    if (this.#closed) {
+      return Promise.reject(new SpoolforgeError('E_IO', `${this.path}: the log is closed`));
+    }
+    // Appends made before close() still land: close waits for them.
     const appended = this.#appending.then(async () => {
       throwIfAborted(options.signal);
       const bytes = Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(''));
-      await this.#handle.write(bytes);
-      if (this.#sync) await this.#handle.datasync();
+      try {
+        await writeFully(this.#handle, bytes, this.#size);
+        if (this.#sync) await this.#handle.datasync();
+      } catch (error) {
+        // Part of a batch (a full disk) must not stay: the next append would follow a torn line.
+        await this.#handle.truncate(this.#size).catch(() => undefined);
+        throw new SpoolforgeError('E_IO', `${this.path}: cannot append to the log`, {
+          cause: error,
+        });
+      }
       this.#size += bytes.length;
     });
     this.#appending = appended.catch(() => undefined);
@@ -83,6 +97,7 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): AsyncIterable<LoggedEvent> {
     await this.#appending;
+    if (this.#closed) throw new SpoolforgeError('E_IO', `${this.path}: the log is closed`);
     let end = options.cursor === undefined ? this.#size : Number(options.cursor);
     if (!Number.isSafeInteger(end) || end < 0 || end > this.#size) {
       throw new SpoolforgeError(
@@ -120,6 +135,8 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     await this.#appending;
     await this.#handle.close();
   }

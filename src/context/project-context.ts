@@ -15,6 +15,11 @@ import { type ToolOutputLimits, toolOutputRef, toolOutputView } from './tool-out
 export interface ProjectContextOptions extends ContextBudgetOptions, ToolOutputLimits {
   /** The system prompt, sent with every request: counted against the budget. */
   instructions?: string;
+  /**
+   * The request's tool definitions as you send them (`dispatch.tools`): counted against the
+   * budget as their JSON. Forged tools' `callId` enums grow with the calls offered.
+   */
+  tools?: unknown;
   /** Count tokens with this tokenizer (`o200k_base`, `cl100k_base`); otherwise bytes / 4. */
   encoding?: TokenEncoding;
 }
@@ -30,7 +35,7 @@ export interface ProjectContextOptions extends ContextBudgetOptions, ToolOutputL
 export interface ContextProjection {
   /** The history, one to one, with tool outputs cut to their limits or trimmed. */
   messages: ConversationMessage[];
-  /** Estimated tokens of `instructions` and `messages`. */
+  /** Estimated tokens of `instructions`, `tools` and `messages`. */
   tokens: number;
   budgetTokens: number;
   /** The refs of the tool outputs replaced by a placeholder, oldest first. */
@@ -87,9 +92,9 @@ export async function projectContext(
       : message,
   );
   const costs = await Promise.all(messages.map(count));
-  let tokens =
-    costs.reduce((sum, cost) => sum + cost, 0) +
-    (options.instructions ? await textTokens(options.instructions, options.encoding) : 0);
+  const fixed = [options.instructions ?? '', options.tools ? JSON.stringify(options.tools) : ''];
+  let tokens = costs.reduce((sum, cost) => sum + cost, 0);
+  for (const text of fixed) if (text) tokens += await textTokens(text, options.encoding);
   const trimmed: string[] = [];
   // The results after the last non-tool message answer the call being worked on: never trimmed.
   let latestBatch = messages.length;
@@ -99,7 +104,10 @@ export async function projectContext(
     if (message?.role !== 'tool') continue;
     const ref = toolOutputRef(message);
     const placeholder = { ...message, content: `[tool output trimmed; ref=${ref}]` };
-    tokens += (await count(placeholder)) - (costs[index] ?? 0);
+    const saved = (costs[index] ?? 0) - (await count(placeholder));
+    // A short output costs no more than its placeholder: keep it.
+    if (saved <= 0) continue;
+    tokens -= saved;
     messages[index] = placeholder;
     trimmed.push(ref);
   }

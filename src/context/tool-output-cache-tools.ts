@@ -6,7 +6,8 @@ import { spool } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { isArtifactId } from '../store/artifact-id.js';
-import { defineTool, type Tool } from '../tools/tool.js';
+import { type ArtifactTool, artifactTool } from '../tools/artifact-tool.js';
+import { defineTool } from '../tools/tool.js';
 import type { ConversationLog } from './conversation-log.js';
 
 const defaultLineLimit = 200;
@@ -42,10 +43,11 @@ function continuation(toolName: string, { callId: ref, ...args }: Record<string,
 
 /**
  * `tool_output_cache {ref, offset?, limit?}` and `tool_output_cache_grep {ref, pattern, …}`:
- * numbered lines of any tool output the conversation recorded, including outputs a projection
- * trimmed and outputs of calls made before a restart or a compaction. A ref is a store id (the
- * full output) or a tool call id (the text recorded for it). Results are bounded like the
- * `artifact_*` tools' and name the call that continues them.
+ * numbered lines of a tool output the conversation recorded, including outputs a projection
+ * trimmed. A ref is a store id: the full output, readable across restarts and compactions until
+ * it expires; or the call id of a tool message in the log's working set: its stored output, else
+ * the text recorded for it. Results are bounded like the `artifact_*` tools' and name the call
+ * that continues them; like theirs, they are shown inline, never spooled again.
  *
  * @example
  * ```ts
@@ -55,7 +57,7 @@ function continuation(toolName: string, { callId: ref, ...args }: Record<string,
 export function toolOutputCacheTools(
   log: ConversationLog,
   options: { limits?: ResultLimits } = {},
-): Tool<never>[] {
+): ArtifactTool<never>[] {
   const limits = options.limits ?? {};
   const run = async (
     descriptor: ToolMethodDescriptor<SpooledArtifact>,
@@ -96,7 +98,7 @@ export function toolOutputCacheTools(
     inputSchema: z.object({ ref: refArgument, ...grep.args }),
     handler: ({ ref, ...args }, { signal }) => run(grep, ref, args, signal),
   });
-  return [cache, cacheGrep] as Tool<never>[];
+  return [artifactTool(cache), artifactTool(cacheGrep)] as ArtifactTool<never>[];
 }
 
 async function openOutput(
@@ -111,12 +113,17 @@ async function openOutput(
   if (message?.ref !== undefined) {
     const output = await openStored(log, message.ref, signal);
     if (output) return output;
+    throw new SpoolforgeError(
+      'E_ARTIFACT_NOT_FOUND',
+      `The output of call ${JSON.stringify(ref)} (ref=${message.ref}) is no longer stored: it expired or was deleted.`,
+    );
   }
   if (message) return spool(message.content, { signal });
   throw new SpoolforgeError(
     'E_ARTIFACT_NOT_FOUND',
-    `No tool output with ref ${JSON.stringify(ref)}: refs are shown as "[tool output trimmed; ref=…]", ` +
-      'in tool_output_cache notes, or are tool call ids of this conversation.',
+    `No tool output with ref ${JSON.stringify(ref)}: a ref is a stored output's id, as shown in ` +
+      '"[tool output trimmed; ref=…]" and in summaries, or the call id of a recent tool result. ' +
+      'A stored output that expired is gone.',
   );
 }
 

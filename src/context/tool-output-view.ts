@@ -1,5 +1,6 @@
-import { continueWith } from '../artifact/forge/model-lines.js';
+import { continueWith, cutLine } from '../artifact/forge/model-lines.js';
 import { formatBytes } from '../shared/format-bytes.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ConversationMessage } from './conversation-message.js';
 
 type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
@@ -15,11 +16,18 @@ type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 export interface ToolOutputLimits {
   /** Characters a line keeps; the rest is cut with a note. Default 2,000. */
   maxLineLength?: number;
-  /** UTF-8 bytes a message keeps in all. Default 50 KiB. */
+  /** UTF-8 bytes a message keeps in all (at least 1 KiB). Default 50 KiB. */
   maxMessageBytes?: number;
 }
 
-/** Defaults of {@link ToolOutputLimits}. */
+/**
+ * Defaults of {@link ToolOutputLimits}.
+ *
+ * @example
+ * ```ts
+ * const view = toolOutputView(message, { ...defaultToolOutputLimits, maxLineLength: 500 });
+ * ```
+ */
 export const defaultToolOutputLimits = {
   maxLineLength: 2_000,
   maxMessageBytes: 50 * 1024,
@@ -41,9 +49,22 @@ export function toolOutputRef(message: ToolMessage): string {
   return message.ref ?? message.toolCallId;
 }
 
+function checkLimits(limits: ToolOutputLimits) {
+  const maxLineLength = limits.maxLineLength ?? defaultToolOutputLimits.maxLineLength;
+  const maxBytes = limits.maxMessageBytes ?? defaultToolOutputLimits.maxMessageBytes;
+  if (!(Number.isInteger(maxLineLength) && maxLineLength >= 1)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `maxLineLength must be ≥ 1: ${maxLineLength}`);
+  }
+  if (!(Number.isInteger(maxBytes) && maxBytes >= 1024)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `maxMessageBytes must be ≥ 1024: ${maxBytes}`);
+  }
+  return { maxLineLength, maxBytes };
+}
+
 /**
  * A tool message as the model sees it in a projection: each line cut to `maxLineLength`, the
- * whole to `maxMessageBytes`, and where it was cut, a note with the call that reads the rest.
+ * whole to `maxMessageBytes`, and where it was cut, a note with the call that reads the rest
+ * (the stored output when the message has a `ref`, else the recorded text from the next line).
  * Unchanged (the same object) when it fits.
  *
  * @example
@@ -52,35 +73,31 @@ export function toolOutputRef(message: ToolMessage): string {
  * ```
  */
 export function toolOutputView(message: ToolMessage, limits: ToolOutputLimits = {}): ToolMessage {
-  const maxLineLength = limits.maxLineLength ?? defaultToolOutputLimits.maxLineLength;
-  const maxBytes = limits.maxMessageBytes ?? defaultToolOutputLimits.maxMessageBytes;
+  const { maxLineLength, maxBytes } = checkLimits(limits);
   const { content } = message;
-  const fits = Buffer.byteLength(content) <= maxBytes;
-  if (fits && !content.split('\n').some((line) => line.length > maxLineLength)) return message;
-  const ref = toolOutputRef(message);
+  const lines = content.split('\n');
+  const longLines = lines.filter((line) => line.length > maxLineLength).length;
+  if (Buffer.byteLength(content) <= maxBytes && longLines === 0) return message;
   const shown: string[] = [];
   let bytes = 0;
-  let cutLines = 0;
-  const lines = content.split('\n');
   for (const [index, line] of lines.entries()) {
-    const kept =
-      line.length > maxLineLength
-        ? `${line.slice(0, maxLineLength)}… [line cut: ${maxLineLength} of ${line.length} chars]`
-        : line;
-    if (line.length > maxLineLength) cutLines++;
+    const kept = cutLine(line, maxLineLength);
     const size = Buffer.byteLength(kept) + 1;
     if (bytes + size > maxBytes - noteReserve) {
-      const rest = continueWith('tool_output_cache', { ref, offset: index + 1 });
+      const rest =
+        message.ref === undefined
+          ? continueWith('tool_output_cache', { ref: message.toolCallId, offset: index + 1 })
+          : continueWith('tool_output_cache', { ref: message.ref });
+      const from = index === 0 ? 'its first line is longer than that' : `lines 1–${index} shown`;
       shown.push(
-        `[tool output cut at ${formatBytes(maxBytes)}: lines 1–${index} of ${lines.length} ` +
-          `(${formatBytes(Buffer.byteLength(content))}) shown; the rest: ${rest}]`,
+        `[tool output cut at ${formatBytes(maxBytes)} of ${formatBytes(Buffer.byteLength(content))}` +
+          ` (${lines.length} lines): ${from}; read on with ${rest}]`,
       );
       return { ...message, content: shown.join('\n') };
     }
     shown.push(kept);
     bytes += size;
   }
-  const whole = continueWith('tool_output_cache', { ref, offset: 1 });
-  shown.push(`[${cutLines} long line${cutLines === 1 ? '' : 's'} cut; whole lines: ${whole}]`);
+  shown.push(`[${longLines} line${longLines === 1 ? '' : 's'} cut to ${maxLineLength} characters]`);
   return { ...message, content: shown.join('\n') };
 }

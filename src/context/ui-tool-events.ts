@@ -93,8 +93,9 @@ const previewLineChars = 200;
  * Filters a stream of tool events for a UI: small results pass unchanged, a large one (an
  * artifact, or text past `maxInlineBytes`) becomes a reference with its size, line count, a
  * preview and a link to the artifact viewer, so a browser never receives a multi-GB body.
- * Large text goes into `store` to be linkable; an artifact links when its event names its
- * `ref` (a `ToolSession` with a `store` gives every outcome one), and is never copied.
+ * Large text goes into `store` to be linkable (unless its event names its `ref` there); an
+ * artifact, whatever its size, becomes a reference, linked when its event names its `ref` (a
+ * `ToolSession` with a `store` gives every outcome one), and is never copied.
  *
  * @example
  * ```ts
@@ -136,7 +137,7 @@ async function reference(
   let artifact: SpooledArtifact;
   if (result instanceof SpooledArtifact) artifact = result;
   else if (options.store) {
-    ref = (await options.store.put(result, signal)).id;
+    ref ??= (await options.store.put(result, signal)).id;
     artifact = await options.store.get(ref, signal);
   } else artifact = await spool(result, signal);
   try {
@@ -145,7 +146,9 @@ async function reference(
     const cut = (line: { text: string }) =>
       line.text.length > previewLineChars ? `${line.text.slice(0, previewLineChars)}…` : line.text;
     const head = (await artifact.head(lines, signal)).map(cut);
-    const tail = lineCount > lines ? (await artifact.tail(lines, signal)).map(cut) : [];
+    // The lines after the head, so the two never overlap.
+    const tailLines = Math.min(lines, Math.max(0, lineCount - lines));
+    const tail = tailLines > 0 ? (await artifact.tail(tailLines, signal)).map(cut) : [];
     const base = options.baseUrl?.replace(/\/+$/, '');
     return {
       ...(ref === undefined ? {} : { ref }),

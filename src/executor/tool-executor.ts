@@ -79,7 +79,20 @@ export async function executeToolCall(
     const signal = options.signal ?? new AbortController().signal;
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
     if (call.fromArtifactTool) call.results = String(value);
-    else ({ results: call.results, ref } = await wrapValue(tool, value, { ...options, signal }));
+    else {
+      // A stored result says which call made it.
+      const metadata = {
+        toolCallId: call.id,
+        toolName: call.toolName,
+        ...options.storeOptions?.metadata,
+      };
+      const storeOptions = { ...options.storeOptions, metadata };
+      ({ results: call.results, ref } = await wrapValue(tool, value, {
+        ...options,
+        storeOptions,
+        signal,
+      }));
+    }
     content = await render(call, options);
   } catch (error) {
     call.error = SpoolforgeError.isInstance(error)

@@ -110,7 +110,8 @@ export class ToolSession {
    * artifacts are closed (temp files removed; stored ones stay in their store). A long
    * conversation forgets the calls its projection trimmed or compaction summarised, so the
    * session's memory, open files and `callId` enums stay bounded; `tool_output_cache` still
-   * reads stored outputs by ref.
+   * reads stored outputs by ref. Forget between requests: a dispatch made before still offers
+   * the forgotten ids, and its calls on them get an error result.
    */
   async forget(callIds: Iterable<string>): Promise<void> {
     const forgotten = new Set(callIds);

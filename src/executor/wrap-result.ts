@@ -49,7 +49,15 @@ export interface WrappedValue {
   ref?: string;
 }
 
-/** A handle costs a few hundred tokens; a result smaller than that is cheaper inline. */
+/**
+ * Bytes under which a result stays inline: a handle costs a few hundred tokens, so a result
+ * smaller than that is cheaper inline.
+ *
+ * @example
+ * ```ts
+ * const session = new ToolSession({ tools, inlineThreshold: defaultInlineThreshold * 2 });
+ * ```
+ */
 export const defaultInlineThreshold = 2 * 1024;
 
 /**
@@ -122,10 +130,12 @@ async function storeValue(
   const artifactClass = (tool.artifactConstructor?.() ?? options.artifactClassFor?.(record.kind)) as
     | typeof SpooledArtifact
     | undefined;
-  const artifact = await store.get(record.id, {
-    ...signal,
-    ...(artifactClass && { artifactClass }),
-  });
+  const artifact = await store
+    .get(record.id, { ...signal, ...(artifactClass && { artifactClass }) })
+    .catch(async (error: unknown) => {
+      await store.delete(record.id).catch(() => undefined);
+      throw error;
+    });
   if (record.byteLength > (options.inlineThreshold ?? defaultInlineThreshold)) {
     return { results: artifact, ref: record.id };
   }

@@ -88,10 +88,7 @@ export class BoundedText {
 
   /** Appends a numbered line; false (and nothing added) when it would pass the byte budget. */
   add(lineNumber: number, text: string, marker: ':' | '-' = ':'): boolean {
-    const shown =
-      text.length > this.#maxLineChars
-        ? `${text.slice(0, this.#maxLineChars)}… [line cut: ${this.#maxLineChars} of ${text.length} chars]`
-        : text;
+    const shown = cutLine(text, this.#maxLineChars);
     if (!this.#append(`${toModelLine(lineNumber)}${marker}${shown}\n`)) return false;
     this.#lastLine = lineNumber;
     return true;
@@ -118,6 +115,22 @@ export class BoundedText {
     this.#parts.push(text);
     return true;
   }
+}
+
+/**
+ * A line as a model is shown it: whole, or its first `maxChars` characters (never half a
+ * surrogate pair) and a note of how long it was.
+ *
+ * @example
+ * ```ts
+ * cutLine('x'.repeat(5000), 2000); // 'xx…x… [line cut: 2000 of 5000 chars]'
+ * ```
+ */
+export function cutLine(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const code = text.charCodeAt(maxChars - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars;
+  return `${text.slice(0, end)}… [line cut: ${end} of ${text.length} chars]`;
 }
 
 /**

@@ -1,0 +1,37 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import type { ConversationLogBackend, LoggedEvent } from './conversation-log-backend.js';
+import type { ConversationEvent } from './conversation-message.js';
+
+/**
+ * A {@link ConversationLogBackend} in memory: for tests, and for conversations that need not
+ * outlive the process.
+ *
+ * @example
+ * ```ts
+ * const log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+ * ```
+ */
+export class MemoryConversationLogBackend implements ConversationLogBackend {
+  readonly #events: ConversationEvent[] = [];
+
+  // Copies in and out, as a stored event would be: later changes to either side do not leak.
+  async append(events: readonly ConversationEvent[]): Promise<void> {
+    this.#events.push(...events.map((event) => structuredClone(event)));
+  }
+
+  async *readBackward(options: { cursor?: string } = {}): AsyncIterable<LoggedEvent> {
+    const end = options.cursor === undefined ? this.#events.length : Number(options.cursor);
+    if (!Number.isSafeInteger(end) || end < 0 || end > this.#events.length) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `Not a cursor of this log: ${options.cursor}`,
+      );
+    }
+    for (let index = end - 1; index >= 0; index--) {
+      yield {
+        event: structuredClone(this.#events[index] as ConversationEvent),
+        cursor: String(index),
+      };
+    }
+  }
+}
