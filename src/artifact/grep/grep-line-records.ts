@@ -18,6 +18,8 @@ export const batchBytes = 256 * 1024;
 export class GrepRecordWriter {
   #buffer = Buffer.allocUnsafeSlow(batchBytes);
   #length = 0;
+  /** Batches the reader sent back once written: reused, so output allocates nothing. */
+  readonly #spare: ArrayBuffer[] = [];
 
   /** Bytes collected since the last {@link take}. */
   get size(): number {
@@ -42,9 +44,15 @@ export class GrepRecordWriter {
   /** The records collected so far, on their own buffer; the writer starts a new one. */
   take(): Uint8Array {
     const taken = this.#buffer.subarray(0, this.#length);
-    this.#buffer = Buffer.allocUnsafeSlow(batchBytes);
+    const spare = this.#spare.pop();
+    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(batchBytes);
     this.#length = 0;
     return taken;
+  }
+
+  /** Takes back the buffer of a batch that was read; a grown one (a long line) is let go. */
+  recycle(buffer: ArrayBuffer): void {
+    if (buffer.byteLength === batchBytes) this.#spare.push(buffer);
   }
 }
 

@@ -50,10 +50,13 @@ export type GrepPartMessage =
   | { done: { selected: number; lineCount: number } };
 
 const task = workerData as GrepPartTask;
+const writer = new GrepRecordWriter();
 let unacknowledged = 0;
 let wake: (() => void) | undefined;
-parentPort?.on('message', (acknowledged: number) => {
-  unacknowledged -= acknowledged;
+// The main thread sends each batch's buffer back once it wrote it.
+parentPort?.on('message', (written: ArrayBuffer) => {
+  unacknowledged -= written.byteLength;
+  writer.recycle(written);
   wake?.();
 });
 
@@ -72,11 +75,10 @@ async function scanPart(): Promise<GrepPartMessage> {
     for await (const chunk of readerChunks(reader, { start: scanStart, end: task.start })) {
       leadingLines += countNewlines(chunk);
     }
-    const writer = new GrepRecordWriter();
     let lastPost = Date.now();
     const post = async (scanned: number) => {
       const records = writer.take();
-      unacknowledged += records.length;
+      unacknowledged += records.buffer.byteLength;
       lastPost = Date.now();
       parentPort?.postMessage({ records, scanned }, [records.buffer as ArrayBuffer]);
       while (unacknowledged > task.creditBytes) {
