@@ -13,6 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
 import { hasGnu, runCommand } from '../helpers/run-cli.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
 // The ordered parallel scan against one pass (grepScan) and GNU grep -a, on files split into
@@ -72,11 +73,7 @@ const inParts = (path: string, pattern: string, options: ParallelGrepScanOptions
 
 /** Short lines, matches every few lines: groups touch, overlap and cross every boundary. */
 function denseLog(lineCount: number, seed: number): string {
-  let state = seed;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
+  const random = seededRandom(seed);
   const words = ['ERROR', 'warn', 'INFO', 'info', 'x'];
   return Array.from({ length: lineCount }, (_, line) => {
     const word = words[Math.floor(random() ** 2 * words.length)] ?? 'x';

@@ -1,5 +1,6 @@
 import { countNewlines } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /** The obvious byte-by-byte count. */
 function reference(bytes: Uint8Array, start: number, end: number): number {
@@ -10,11 +11,7 @@ function reference(bytes: Uint8Array, start: number, end: number): number {
 
 describe('countNewlines', () => {
   it('counts what a byte-by-byte loop counts, for ranges of every size and alignment', () => {
-    let seed = 17;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const random = seededRandom(17);
     // Up to 600 KiB: past the SIMD counter's 128 KiB window, with ragged starts and ends.
     for (let trial = 0; trial < 300; trial++) {
       const length = Math.floor(random() ** 2 * 600 * 1024);
