@@ -51,6 +51,11 @@ export {
   parallelGrepCount,
 } from './artifact/grep/parallel-grep-count.js';
 export {
+  type ParallelGrepScanOptions,
+  type ParallelGrepScanResult,
+  parallelGrepScan,
+} from './artifact/grep/parallel-grep-scan.js';
+export {
   RegexLineMatcher,
   type RegexLineMatcherOptions,
 } from './artifact/grep/regex-line-matcher.js';

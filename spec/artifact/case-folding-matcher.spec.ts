@@ -1,5 +1,6 @@
 import { CaseFoldingBytesLineMatcher } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
+import { randomText, seededRandom } from '../helpers/seeded-random.js';
 
 /** Line starts of the lines containing `needle`, ASCII case folded, the slow obvious way. */
 function reference(text: string, needle: string): number[] {
@@ -13,26 +14,14 @@ function reference(text: string, needle: string): number[] {
   return starts;
 }
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
-
 describe('CaseFoldingBytesLineMatcher', () => {
   it('selects exactly the lines a case-folded search selects, on random text', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const alphabet = 'qQuUoOtTaA_ \n\n\u00e0\u00c0xyz';
     for (const needle of ['quota', 'QUO', 'a_t', 'Q', 'ta q', 'zz']) {
       const matcher = new CaseFoldingBytesLineMatcher(needle);
       for (let round = 0; round < 200; round++) {
-        const length = Math.floor(next() * 300);
-        let text = '';
-        for (let index = 0; index < length; index++) {
-          text += alphabet[Math.floor(next() * alphabet.length)];
-        }
+        const text = randomText(next, alphabet, Math.floor(next() * 300));
         const block = Buffer.from(text, 'latin1');
         expect(matcher.matchingLines(block), JSON.stringify({ needle, text })).toEqual(
           reference(text, needle),

@@ -45,6 +45,45 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
     }
   });
 
+  it('prints, on threads, what GNU grep -a prints: line numbers, context, -m', async () => {
+    const path = await largeLog();
+    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    const differences: string[] = [];
+    for (const args of [
+      ['-n', 'disk FULL'],
+      ['-n', '-C', '3', 'disk FULL'],
+      ['-n', '-A', '2', '-B', '5', 'disk FULL'],
+      ['-A', '4', 'disk FULL'],
+      ['-n', '-m', '5', '-C', '3', 'ERROR'],
+      ['-n', '-m', '500', '-A', '2', 'disk FULL'],
+      ['-m', '3000', 'Warn'],
+      ['-n', '-v', '-m', '3', '-B', '1', 'INFO'],
+      ['-n', 'ERROR'],
+      ['-n', '-C', '1', 'last line'],
+      ['-c', '-m', '100000', 'ERROR'],
+      ['-n', '-C', '2', 'no such text'],
+    ]) {
+      const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
+      process.env.SPOOLFORGE_THREADS = '3';
+      const parallel = await runCli(['grep', ...args, path]);
+      if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
+        differences.push(
+          `${args.join(' ')}: ${parallel.stdout.length} vs ${gnu.stdout.length} bytes`,
+        );
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('fails on a bad pattern with one line and exit status 2, before any output', async () => {
+    const path = await largeLog();
+    process.env.SPOOLFORGE_THREADS = '3';
+    const result = await runCli(['grep', '-n', '-C', '3', '(unclosed', path]);
+    expect(result.status).toBe(2);
+    expect(result.stdout.length).toBe(0);
+    expect(result.stderr).toMatch(/^spoolforge: Invalid regular expression[^\n]*\n$/);
+  });
+
   it('indexes the file on threads for a far line, and count and lines use that index', async () => {
     const path = await largeLog();
     process.env.SPOOLFORGE_CACHE_DIR = await tempDirectory();

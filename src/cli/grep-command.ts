@@ -1,6 +1,6 @@
 import { compileMatcher } from '../artifact/grep/compile-matcher.js';
-import { grepScan } from '../artifact/grep/grep-scan.js';
-import { parallelGrepCount } from '../artifact/grep/parallel-grep-count.js';
+import { type GrepSink, grepScan } from '../artifact/grep/grep-scan.js';
+import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
 import type { Command } from './cli-context.js';
 import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments, parseCount } from './parse-arguments.js';
@@ -44,49 +44,53 @@ export const grepCommand: Command = async (argv, context) => {
   return withSource(operands, ['PATTERN', 'SOURCE'], context, async (source, [pattern]) => {
     const patternOptions = { fixed: options.has('F'), ignoreCase: options.has('i') };
     const { output } = context;
-    // A count over a large file: worker threads, one line-aligned part each.
-    if (countOnly && maxCount === undefined && source.file && runsInParallel(source.file)) {
-      const total = await parallelGrepCount(source.file.path, pattern ?? '', {
-        ...patternOptions,
-        invert: options.has('v'),
-      });
-      output.writeText(`${total}\n`);
-      return total > 0 ? 0 : 1;
-    }
-    const matcher = compileMatcher(pattern ?? '', patternOptions);
+    const sink: GrepSink = {
+      line(bytes, lineNumber, isMatch) {
+        if (lineNumbers) output.writeText(`${lineNumber + 1}${isMatch ? ':' : '-'}`);
+        output.write(bytes);
+        output.writeText('\n');
+        return !output.closed;
+      },
+      separator: () => output.writeText('--\n'),
+    };
+    const scanOptions = {
+      invert: options.has('v'),
+      countOnly,
+      lineNumbers,
+      context: before !== undefined || after !== undefined,
+      before: before ?? 0,
+      after: after ?? 0,
+      ...(maxCount === undefined ? {} : { maxCount }),
+    };
     const progress = new Progress(context.stderr, source.size);
+    const onProgress = async (bytes: number) => {
+      progress.update(bytes);
+      await output.drain();
+    };
+    let matchCount: number;
     try {
-      const { matchCount } = await grepScan(
-        source.chunks({ reuseBuffers: true }),
-        {
-          matcher,
-          invert: options.has('v'),
-          countOnly,
-          lineNumbers,
-          context: before !== undefined || after !== undefined,
-          before: before ?? 0,
-          after: after ?? 0,
-          ...(maxCount === undefined ? {} : { maxCount }),
-          onProgress: async (bytes) => {
-            progress.update(bytes);
-            await output.drain();
-          },
-        },
-        {
-          line(bytes, lineNumber, isMatch) {
-            if (lineNumbers) output.writeText(`${lineNumber + 1}${isMatch ? ':' : '-'}`);
-            output.write(bytes);
-            output.writeText('\n');
-            return !output.closed;
-          },
-          separator: () => output.writeText('--\n'),
-        },
-      );
-      if (countOnly) output.writeText(`${matchCount}\n`);
-      return matchCount > 0 ? 0 : 1;
+      if (source.file && runsInParallel(source.file)) {
+        // Worker threads grep line-aligned parts; their output is written in file order.
+        const parallelOptions = { ...patternOptions, ...scanOptions, onProgress };
+        ({ matchCount } = await parallelGrepScan(
+          source.file.path,
+          pattern ?? '',
+          parallelOptions,
+          sink,
+        ));
+      } else {
+        const matcher = compileMatcher(pattern ?? '', patternOptions);
+        try {
+          const chunks = source.chunks({ reuseBuffers: true });
+          ({ matchCount } = await grepScan(chunks, { matcher, ...scanOptions, onProgress }, sink));
+        } finally {
+          await matcher.dispose();
+        }
+      }
     } finally {
       progress.done();
-      await matcher.dispose();
     }
+    if (countOnly) output.writeText(`${matchCount}\n`);
+    return matchCount > 0 ? 0 : 1;
   });
 };

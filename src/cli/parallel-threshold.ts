@@ -10,7 +10,7 @@ export const parallelMinimumBytes = 64 * 1024 * 1024;
  *
  * @example
  * ```ts
- * if (source.file && runsInParallel(source.file)) await parallelGrepCount(source.file.path, pattern);
+ * if (source.file && runsInParallel(source.file)) await parallelGrepScan(source.file.path, pattern, options, sink);
  * ```
  */
 export function runsInParallel(file: CachedFile): boolean {

@@ -1,3 +1,8 @@
+import { countNewlinesSimd } from './simd-newline-count.js';
+
+/** Shorter ranges are counted with indexOf: a few calls cost less than the copy. */
+const simdMinimumBytes = 1024;
+
 /** The byte value of `\n`, the only line terminator (DESIGN §2). */
 export const newline = 0x0a;
 
@@ -12,6 +17,13 @@ export const newline = 0x0a;
 export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let count = 0;
   let position = start;
+  // Past a few lines, SIMD beats one indexOf call per newline.
+  const counted =
+    end - start >= simdMinimumBytes ? countNewlinesSimd(bytes, start, end) : undefined;
+  if (counted) {
+    count = counted.count;
+    position = counted.countedTo;
+  }
   for (;;) {
     const found = bytes.indexOf(newline, position);
     if (found === -1 || found >= end) return count;

@@ -121,7 +121,7 @@ export function runInWorkers<Result>(
       (worker) =>
         new Promise<Result>((resolve, reject) => {
           worker.once('message', (result: Result | WorkerFailure) =>
-            isFailure(result)
+            isWorkerFailure(result)
               ? reject(new SpoolforgeError(result.failure.code, result.failure.message))
               : resolve(result as Result),
           );
@@ -169,6 +169,14 @@ export function workerFailure(error: unknown): WorkerFailure {
   return { failure: { code, message: String((error as Error)?.message ?? error) } };
 }
 
-function isFailure(value: unknown): value is WorkerFailure {
+/**
+ * Whether a worker's message is a {@link WorkerFailure} rather than a result.
+ *
+ * @example
+ * ```ts
+ * worker.on('message', (message) => void (isWorkerFailure(message) && console.error(message.failure)));
+ * ```
+ */
+export function isWorkerFailure(value: unknown): value is WorkerFailure {
   return typeof value === 'object' && value !== null && 'failure' in value;
 }

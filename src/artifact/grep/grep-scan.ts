@@ -60,6 +60,11 @@ export interface GrepScanResult {
   matchCount: number;
   /** The sink asked to stop before the input ended. */
   stoppedBySink: boolean;
+  /**
+   * The number the line after the last one scanned would have. Tracked with line numbers,
+   * context or invert; a part scan uses it to number the next part's lines.
+   */
+  nextLineNumber: number;
 }
 
 interface Pending {
@@ -131,7 +136,11 @@ class ScanState {
   }
 
   result(): GrepScanResult {
-    return { matchCount: this.#matchCount, stoppedBySink: this.#stoppedBySink };
+    return {
+      matchCount: this.#matchCount,
+      stoppedBySink: this.#stoppedBySink,
+      nextLineNumber: this.#lineNumber,
+    };
   }
 
   /** Fast path: no line numbers, no context, no invert; go from match to match. */

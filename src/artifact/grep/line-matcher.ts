@@ -16,8 +16,11 @@ export interface LineMatcher {
 }
 
 /**
- * Matches a literal byte sequence with `Buffer.indexOf`, which runs at memory speed, then maps
- * each hit to its line; it never decodes text. An empty needle matches every line, as in grep.
+ * Matches a literal byte sequence, then maps each hit to its line; it never decodes text.
+ * Candidates come from a byte search (`memchr` speed) for the needle's rarest byte, each
+ * checked in place: `Buffer.indexOf` of a whole needle runs several times slower on log text.
+ * Where that byte turns out common in a block, the rest of the block falls back to
+ * `Buffer.indexOf` of the needle. An empty needle matches every line, as in grep.
  *
  * @example
  * ```ts
@@ -26,27 +29,88 @@ export interface LineMatcher {
  */
 export class BytesLineMatcher implements LineMatcher {
   readonly #needle: Buffer;
+  /** Where in the needle the anchor byte is, and its value. */
+  readonly #anchor: number;
+  readonly #anchorByte: number;
 
   constructor(needle: Buffer) {
     this.#needle = needle;
+    let anchor = 0;
+    needle.forEach((byte, index) => {
+      if (byteRarity(byte) > byteRarity(needle[anchor] ?? 0)) anchor = index;
+    });
+    this.#anchor = anchor;
+    this.#anchorByte = needle[anchor] ?? 0;
   }
 
   matchingLines(block: Uint8Array): number[] {
-    const starts: number[] = [];
     const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
-    let position = 0;
-    while (position < bytes.length) {
-      const hit = this.#needle.length === 0 ? position : bytes.indexOf(this.#needle, position);
-      if (hit === -1) break;
-      starts.push(hit === position ? position : bytes.lastIndexOf(newline, hit) + 1);
-      const lineEnd = bytes.indexOf(newline, hit);
+    const starts: number[] = [];
+    const needle = this.#needle;
+    if (needle.length === 0) return searchLines(bytes, needle, 0, starts);
+    const anchor = this.#anchor;
+    const anchorByte = this.#anchorByte;
+    // Past one false candidate per 256 bytes, the anchor is no better than the whole needle.
+    let falseCandidates = bytes.length >> 8;
+    let at = bytes.indexOf(anchorByte, anchor);
+    while (at !== -1) {
+      const start = at - anchor;
+      if (!matchesAt(bytes, needle, start)) {
+        if (--falseCandidates < 0) {
+          // Every line before this candidate's is decided; this one has no match before it.
+          return searchLines(
+            bytes,
+            needle,
+            start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0,
+            starts,
+          );
+        }
+        at = bytes.indexOf(anchorByte, at + 1);
+        continue;
+      }
+      starts.push(start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0);
+      const lineEnd = bytes.indexOf(newline, start);
       if (lineEnd === -1) break;
-      position = lineEnd + 1;
+      // The rest of a selected line needs no look.
+      at = bytes.indexOf(anchorByte, lineEnd + 1 + anchor);
     }
     return starts;
   }
 
   async dispose(): Promise<void> {}
+}
+
+/** Pushes the starts of the lines from `position` (a line start) on that contain `needle`. */
+function searchLines(bytes: Buffer, needle: Buffer, position: number, starts: number[]): number[] {
+  while (position < bytes.length) {
+    const hit = needle.length === 0 ? position : bytes.indexOf(needle, position);
+    if (hit === -1) break;
+    starts.push(hit === position ? position : bytes.lastIndexOf(newline, hit) + 1);
+    const lineEnd = bytes.indexOf(newline, hit);
+    if (lineEnd === -1) break;
+    position = lineEnd + 1;
+  }
+  return starts;
+}
+
+function matchesAt(bytes: Buffer, needle: Buffer, start: number): boolean {
+  if (start < 0 || start + needle.length > bytes.length) return false;
+  for (let index = 0; index < needle.length; index++) {
+    if (bytes[start + index] !== needle[index]) return false;
+  }
+  return true;
+}
+
+/**
+ * How rare a byte is in logs and prose, higher is rarer: upper-case letters, then lower-case
+ * ones, each by English letter frequency; bytes of non-ASCII characters; digits, spaces and
+ * punctuation, which fill logs, last.
+ */
+function byteRarity(byte: number): number {
+  const letter = letterFrequency.indexOf(String.fromCharCode(byte | 0x20));
+  if (byte >= 0x41 && byte <= 0x5a) return 40 + letter;
+  if (byte >= 0x61 && byte <= 0x7a) return letter;
+  return byte >= 0x80 ? 30 : -1;
 }
 
 /** Letters from most to least frequent in English text: the last ones make the best anchors. */

@@ -1,0 +1,219 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  compileMatcher,
+  FileSpoolReader,
+  type GrepSink,
+  grepScan,
+  type ParallelGrepScanOptions,
+  parallelGrepScan,
+  readerChunks,
+  SpoolforgeError,
+} from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
+import { hasGnu, runCommand } from '../helpers/run-cli.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { tempDirectory } from '../helpers/temp-files.js';
+
+// The ordered parallel scan against one pass (grepScan) and GNU grep -a, on files split into
+// 2 to 7 parts so matches, context groups and -m land on part boundaries everywhere.
+
+/** Grep flags as a user types them, read into scan options. */
+function readFlags(args: readonly string[]) {
+  const options: ParallelGrepScanOptions = {};
+  const value = (index: number) => Number(args[index + 1]);
+  args.forEach((flag, index) => {
+    if (flag === '-n') options.lineNumbers = true;
+    if (flag === '-v') options.invert = true;
+    if (flag === '-c') options.countOnly = true;
+    if (flag === '-i') options.ignoreCase = true;
+    if (flag === '-F') options.fixed = true;
+    if (flag === '-m') options.maxCount = value(index);
+    if (flag === '-A' || flag === '-C') options.after = value(index);
+    if (flag === '-B' || flag === '-C') options.before = value(index);
+  });
+  options.context = options.after !== undefined || options.before !== undefined;
+  return options;
+}
+
+/** What the CLI prints for a scan: GNU grep's format. */
+async function printed(
+  options: ParallelGrepScanOptions,
+  scan: (sink: GrepSink) => Promise<{ matchCount: number }>,
+): Promise<string> {
+  const out: string[] = [];
+  const sink: GrepSink = {
+    line(bytes, lineNumber, isMatch) {
+      const prefix = options.lineNumbers ? `${lineNumber + 1}${isMatch ? ':' : '-'}` : '';
+      out.push(`${prefix}${Buffer.from(bytes).toString('latin1')}\n`);
+      return true;
+    },
+    separator: () => void out.push('--\n'),
+  };
+  const { matchCount } = await scan(sink);
+  if (options.countOnly) out.push(`${matchCount}\n`);
+  return out.join('');
+}
+
+async function onePass(path: string, pattern: string, options: ParallelGrepScanOptions) {
+  const matcher = compileMatcher(pattern, options);
+  const reader = new FileSpoolReader(path);
+  try {
+    const chunks = readerChunks(reader, { reuseBuffers: true });
+    return await printed(options, (sink) => grepScan(chunks, { ...options, matcher }, sink));
+  } finally {
+    await reader.close();
+    await matcher.dispose();
+  }
+}
+
+const inParts = (path: string, pattern: string, options: ParallelGrepScanOptions) =>
+  printed(options, (sink) => parallelGrepScan(path, pattern, options, sink));
+
+/** Short lines, matches every few lines: groups touch, overlap and cross every boundary. */
+function denseLog(lineCount: number, seed: number): string {
+  const random = seededRandom(seed);
+  const words = ['ERROR', 'warn', 'INFO', 'info', 'x'];
+  return Array.from({ length: lineCount }, (_, line) => {
+    const word = words[Math.floor(random() ** 2 * words.length)] ?? 'x';
+    return `${line} ${word}${random() < 0.05 ? '\r' : ''}`;
+  }).join('\n');
+}
+
+const cases: string[][] = [
+  ['-n', 'ERROR'],
+  ['ERROR'],
+  ['-n', '-C', '3', 'ERROR'],
+  ['-C', '2', 'warn'],
+  ['-A', '4', 'ERROR'],
+  ['-n', '-B', '5', 'ERROR'],
+  ['-n', '-A', '0', 'ERROR'],
+  ['-n', '-B', '2', '-A', '7', 'ERROR'],
+  ['-n', '-m', '3', '-C', '3', 'warn'],
+  ['-m', '40', '-A', '6', 'ERROR'],
+  ['-n', '-m', '1', '-A', '2', 'x'],
+  ['-m', '7', 'info'],
+  ['-n', '-i', '-C', '1', 'info'],
+  ['-n', '-v', '-C', '1', 'INFO'],
+  ['-v', '-m', '25', '-A', '3', 'x'],
+  ['-v', 'x'],
+  ['-n', '^[0-9]+ (warn|ERROR)'],
+  ['-n', '-C', '2', 'x.$'],
+  ['-c', '-m', '9', 'ERROR'],
+  ['-c', '-v', 'INFO'],
+  ['-n', ''],
+  ['-n', '-C', '1', 'LONG-ABSENT'],
+  ['-m', '0', 'ERROR'],
+];
+
+/** For the edge cases, whose few lines fall into few parts: the shapes of output that differ. */
+const edgeCases: string[][] = [
+  ['-n', 'e'],
+  ['-n', '-C', '1', 'e'],
+  ['-B', '2', '-n', ''],
+  ['-m', '1', '-A', '2', '-n', 'e'],
+  ['-v', '-n', '-A', '1', 'x'],
+  ['-c', 'e'],
+];
+
+const inputs: [string, Uint8Array, string[][]][] = [
+  ...Object.entries(edgeCaseInputs()).map(([name, bytes]): [string, Uint8Array, string[][]] => [
+    name,
+    bytes,
+    edgeCases,
+  ]),
+  ['dense log', Buffer.from(denseLog(3_000, 7)), cases],
+  ['dense log, final newline', Buffer.from(`${denseLog(500, 11)}\n`), cases],
+];
+
+// Each scan starts its threads, which takes a while on a busy machine.
+describe.each(inputs)('parallel grep scan of %s', { timeout: 180_000 }, (_name, bytes, cases) => {
+  it('prints what one pass prints, in 2 to 7 parts', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, bytes);
+    const differences: string[] = [];
+    for (const args of cases) {
+      const pattern = args.at(-1) ?? '';
+      const options = readFlags(args.slice(0, -1));
+      const expected = await onePass(path, pattern, options);
+      for (const threads of [2, 7]) {
+        const actual = await inParts(path, pattern, { ...options, threads });
+        if (actual !== expected) differences.push(`${args.join(' ')} in ${threads} parts`);
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it.skipIf(!hasGnu('grep'))('prints what GNU grep -a prints', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, bytes);
+    const differences: string[] = [];
+    for (const args of cases) {
+      const pattern = args.at(-1) ?? '';
+      const flags = args.slice(0, -1);
+      const gnu = await runCommand('grep', ['-a', '-E', ...flags, '-e', pattern, path]);
+      const actual = await inParts(path, pattern, { ...readFlags(flags), threads: 3 });
+      if (actual !== gnu.stdout.toString('latin1')) differences.push(args.join(' '));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('parallel grep scan', () => {
+  it('holds back a part that prints a lot until its turn, and loses nothing', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(40_000, 3));
+    const options = readFlags(['-n', '-C', '1', '-v']);
+    const expected = await onePass(path, 'ERROR', options);
+    // One byte of credit: every batch waits until the main thread wrote it.
+    const actual = await inParts(path, 'ERROR', { ...options, threads: 4, creditBytes: 1 });
+    expect(actual).toBe(expected);
+    expect(actual.length).toBeGreaterThan(500_000);
+  });
+
+  it('stops when the sink asks to, with the lines before in order', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(20_000, 5));
+    const seen: number[] = [];
+    const result = await parallelGrepScan(
+      path,
+      'x',
+      { lineNumbers: true, threads: 4 },
+      { line: (_bytes, lineNumber) => seen.push(lineNumber) < 1000, separator: () => undefined },
+    );
+    expect(result.stoppedBySink).toBe(true);
+    expect(seen).toHaveLength(1000);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  it('refuses an invalid pattern before starting threads, and a missing file', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, 'a\n');
+    const lines: number[] = [];
+    const sink: GrepSink = { line: (_b, n) => void lines.push(n), separator: () => undefined };
+    const invalid = await parallelGrepScan(path, '(unclosed', { threads: 2 }, sink).catch(
+      (error) => error,
+    );
+    expect(SpoolforgeError.isInstance(invalid) && invalid.code).toBe('E_REGEX_INVALID');
+    const missing = await parallelGrepScan(`${path}.gone`, 'a', { threads: 2 }, sink).catch(
+      (error) => error,
+    );
+    expect(SpoolforgeError.isInstance(missing) && missing.code).toBe('E_FILE_NOT_FOUND');
+    expect(lines).toEqual([]);
+  });
+
+  it('rejects with E_ABORTED when aborted', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(20_000, 9));
+    const controller = new AbortController();
+    const scan = parallelGrepScan(
+      path,
+      'x',
+      { threads: 3, creditBytes: 1, signal: controller.signal },
+      { line: () => void controller.abort(), separator: () => undefined },
+    );
+    const error = await scan.catch((caught) => caught);
+    expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_ABORTED');
+  });
+});

@@ -1,0 +1,86 @@
+/** A record's header: selected flag (1 byte), line number (float64), length (uint32). */
+const headerBytes = 13;
+/** Batches are posted at about this size: large enough to make messages rare. */
+export const batchBytes = 256 * 1024;
+
+/**
+ * Collects the lines a part scan prints as compact binary records, to cross from a worker
+ * thread to the main thread in batches (transferred, not copied). Each line is copied once,
+ * out of the read buffer the scan will recycle.
+ *
+ * @example
+ * ```ts
+ * const writer = new GrepRecordWriter();
+ * writer.add(Buffer.from('ERROR disk full'), 41, true);
+ * const batch = writer.take(); // post it, then read it with readGrepRecords
+ * ```
+ */
+export class GrepRecordWriter {
+  #buffer = Buffer.allocUnsafeSlow(batchBytes);
+  #length = 0;
+  /** Batches the reader sent back once written: reused, so output allocates nothing. */
+  readonly #spare: ArrayBuffer[] = [];
+
+  /** Bytes collected since the last {@link take}. */
+  get size(): number {
+    return this.#length;
+  }
+
+  add(bytes: Uint8Array, lineNumber: number, selected: boolean): void {
+    const needed = this.#length + headerBytes + bytes.length;
+    if (needed > this.#buffer.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#buffer.length * 2));
+      this.#buffer.copy(grown, 0, 0, this.#length);
+      this.#buffer = grown;
+    }
+    const buffer = this.#buffer;
+    let position = buffer.writeUInt8(selected ? 1 : 0, this.#length);
+    position = buffer.writeDoubleLE(lineNumber, position);
+    position = buffer.writeUInt32LE(bytes.length, position);
+    buffer.set(bytes, position);
+    this.#length = position + bytes.length;
+  }
+
+  /** The records collected so far, on their own buffer; the writer starts a new one. */
+  take(): Uint8Array {
+    const taken = this.#buffer.subarray(0, this.#length);
+    const spare = this.#spare.pop();
+    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(batchBytes);
+    this.#length = 0;
+    return taken;
+  }
+
+  /** Takes back the buffer of a batch that was read; a grown one (a long line) is let go. */
+  recycle(buffer: ArrayBuffer): void {
+    if (buffer.byteLength === batchBytes) this.#spare.push(buffer);
+  }
+}
+
+/**
+ * Calls `visit` with each record of a batch from {@link GrepRecordWriter}, in order, until it
+ * returns `false`; returns whether every record was visited.
+ *
+ * @example
+ * ```ts
+ * readGrepRecords(batch, (line, lineNumber, selected) => {
+ *   console.log(lineNumber, selected, Buffer.from(line).toString());
+ *   return true;
+ * });
+ * ```
+ */
+export function readGrepRecords(
+  batch: Uint8Array,
+  visit: (bytes: Uint8Array, lineNumber: number, selected: boolean) => boolean,
+): boolean {
+  const buffer = Buffer.from(batch.buffer, batch.byteOffset, batch.length);
+  let position = 0;
+  while (position < buffer.length) {
+    const selected = buffer[position] === 1;
+    const lineNumber = buffer.readDoubleLE(position + 1);
+    const length = buffer.readUInt32LE(position + 9);
+    const start = position + headerBytes;
+    position = start + length;
+    if (!visit(buffer.subarray(start, position), lineNumber, selected)) return false;
+  }
+  return true;
+}

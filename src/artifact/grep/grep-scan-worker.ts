@@ -1,0 +1,136 @@
+// Greps one line-aligned part of a file and posts the lines to print, in batches, for
+// parallel-grep-scan.ts to write in part order. Loaded as a worker thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { FileSpoolReader } from '../../spool/file-spool-reader.js';
+import { countNewlines } from '../../spool/newlines.js';
+import { workerFailure } from '../../spool/parallel-ranges.js';
+import { readerChunks } from '../../spool/reader-chunks.js';
+import { tailOffset } from '../../spool/tail-offset.js';
+import { compileMatcher, type PatternOptions } from './compile-matcher.js';
+import { batchBytes, GrepRecordWriter } from './grep-line-records.js';
+import { grepScan } from './grep-scan.js';
+
+/**
+ * What one worker greps: a part of a file and the grep flags.
+ *
+ * @example
+ * ```ts
+ * const task: GrepPartTask = { path, start: 0, end: 1 << 30, pattern: 'ERROR', patternOptions: {}, invert: false, before: 3, after: 3, tracksLines: true, countOnly: false, maxCount: 5, creditBytes: 4 << 20 };
+ * ```
+ */
+export interface GrepPartTask {
+  path: string;
+  start: number;
+  end: number;
+  pattern: string;
+  patternOptions: Pick<PatternOptions, 'fixed' | 'ignoreCase'>;
+  invert: boolean;
+  before: number;
+  after: number;
+  /** Line numbers are needed (printed, or to merge context across parts). */
+  tracksLines: boolean;
+  countOnly: boolean;
+  /** No part can add more than this many selected lines to the total. */
+  maxCount: number;
+  /** Posted bytes not yet acknowledged above which the worker waits for the main thread. */
+  creditBytes: number;
+}
+
+/**
+ * What a worker posts: batches of records (line numbers relative to its part's first line),
+ * then its totals once.
+ *
+ * @example
+ * ```ts
+ * worker.on('message', (message: GrepPartMessage) => void ('done' in message && console.log(message.done)));
+ * ```
+ */
+export type GrepPartMessage =
+  | { records: Uint8Array; scanned: number }
+  | { done: { selected: number; lineCount: number } };
+
+const task = workerData as GrepPartTask;
+const writer = new GrepRecordWriter();
+let unacknowledged = 0;
+let wake: (() => void) | undefined;
+// The main thread sends each batch's buffer back once it wrote it.
+parentPort?.on('message', (written: ArrayBuffer) => {
+  unacknowledged -= written.byteLength;
+  writer.recycle(written);
+  wake?.();
+});
+
+async function scanPart(): Promise<GrepPartMessage> {
+  const reader = new FileSpoolReader(task.path);
+  const matcher = compileMatcher(task.pattern, task.patternOptions);
+  try {
+    // The lines just before the part: their matches' after-context and the before-context of
+    // the part's first matches. The main thread drops the lines another part printed.
+    const leading = task.tracksLines && !task.countOnly ? Math.max(task.before, task.after) : 0;
+    const scanStart =
+      leading > 0 && task.start > 0
+        ? await tailOffset(reader, leading, { end: task.start })
+        : task.start;
+    let leadingLines = 0;
+    for await (const chunk of readerChunks(reader, { start: scanStart, end: task.start })) {
+      leadingLines += countNewlines(chunk);
+    }
+    let lastPost = Date.now();
+    const post = async (scanned: number) => {
+      const records = writer.take();
+      unacknowledged += records.buffer.byteLength;
+      lastPost = Date.now();
+      parentPort?.postMessage({ records, scanned }, [records.buffer as ArrayBuffer]);
+      while (unacknowledged > task.creditBytes) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    };
+    let selected = 0;
+    let lastToPrint = Number.POSITIVE_INFINITY;
+    const { matchCount, nextLineNumber } = await grepScan(
+      readerChunks(reader, { start: scanStart, end: task.end, reuseBuffers: true }),
+      {
+        matcher,
+        invert: task.invert,
+        countOnly: task.countOnly,
+        lineNumbers: task.tracksLines,
+        firstLineNumber: -leadingLines,
+        before: task.before,
+        after: task.after,
+        // The sink applies the cap: the leading lines' matches do not count.
+        ...(task.countOnly ? { maxCount: task.maxCount } : {}),
+        onProgress: async (scanned) => {
+          // A rare match still reaches the output soon; frequent ones go in full batches.
+          if (writer.size >= batchBytes || (writer.size > 0 && Date.now() - lastPost > 50)) {
+            await post(scanned);
+          }
+        },
+      },
+      {
+        line(bytes, lineNumber, isSelected) {
+          writer.add(bytes, lineNumber, isSelected);
+          const owned = lineNumber >= 0 || !task.tracksLines;
+          if (isSelected && owned && ++selected === task.maxCount) {
+            lastToPrint = lineNumber + task.after;
+          }
+          return lineNumber < lastToPrint;
+        },
+        separator: () => undefined,
+      },
+    );
+    if (writer.size > 0) await post(task.end - scanStart);
+    return {
+      done: { selected: task.countOnly ? matchCount : selected, lineCount: nextLineNumber },
+    };
+  } finally {
+    await matcher.dispose();
+    await reader.close();
+  }
+}
+
+scanPart().then(
+  (message) => parentPort?.postMessage(message),
+  (error: unknown) => parentPort?.postMessage(workerFailure(error)),
+);

@@ -1,0 +1,149 @@
+import { Worker } from 'node:worker_threads';
+import { throwIfAborted } from '../../shared/spoolforge-error.js';
+import { fileParts } from '../../spool/parallel-ranges.js';
+import { WorkerInbox } from '../../spool/worker-inbox.js';
+import { compileMatcher, type PatternOptions } from './compile-matcher.js';
+import { readGrepRecords } from './grep-line-records.js';
+import type { GrepScanOptions, GrepSink } from './grep-scan.js';
+import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
+import { OrderedGrepMerge } from './ordered-grep-merge.js';
+
+/**
+ * Options for {@link parallelGrepScan}: grep's flags, as for `grepScan`, and the threads.
+ *
+ * @example
+ * ```ts
+ * const options: ParallelGrepScanOptions = { lineNumbers: true, context: true, before: 3, after: 3, threads: 2 };
+ * ```
+ */
+export interface ParallelGrepScanOptions
+  extends Pick<PatternOptions, 'fixed' | 'ignoreCase'>,
+    Pick<
+      GrepScanOptions,
+      'invert' | 'maxCount' | 'before' | 'after' | 'context' | 'countOnly' | 'lineNumbers'
+    > {
+  /** Worker threads, one per line-aligned part. Default `defaultThreadCount()`. */
+  threads?: number;
+  /**
+   * Bytes of output a worker may have posted ahead of what was written before it waits: the
+   * bound on memory when later parts print faster than the output takes it. Default 4 MiB.
+   */
+  creditBytes?: number;
+  signal?: AbortSignal;
+  /** Called after each batch of output is written; a returned promise is awaited (back-pressure). */
+  onProgress?: (bytesScanned: number) => void | Promise<void>;
+}
+
+/**
+ * The outcome of a {@link parallelGrepScan}.
+ *
+ * @example
+ * ```ts
+ * const { matchCount } = await parallelGrepScan(path, 'ERROR', { countOnly: true, maxCount: 10 });
+ * ```
+ */
+export interface ParallelGrepScanResult {
+  /** Selected lines (matching, or not matching with `invert`), at most `maxCount`. */
+  matchCount: number;
+  /** The sink asked to stop before the file ended. */
+  stoppedBySink: boolean;
+}
+
+/**
+ * `grepScan` over a file by worker threads, each grepping one line-aligned part, with the
+ * sink called exactly as one pass calls it: lines in file order, line numbers, context groups
+ * and `--` across part boundaries, `-m` over the whole file (later parts are stopped). Each
+ * worker posts its output in batches and waits when `creditBytes` of it are not yet written,
+ * so memory stays bounded however much a part prints. An invalid pattern fails here, before
+ * any thread starts.
+ *
+ * @example
+ * ```ts
+ * await parallelGrepScan('/var/log/huge.log', 'timeout', { lineNumbers: true, context: true, before: 3, after: 3 }, {
+ *   line: (bytes, lineNumber, isMatch) => void console.log(`${lineNumber + 1}${isMatch ? ':' : '-'}${Buffer.from(bytes)}`),
+ *   separator: () => console.log('--'),
+ * });
+ * ```
+ */
+export async function parallelGrepScan(
+  path: string,
+  pattern: string,
+  options: ParallelGrepScanOptions = {},
+  sink?: GrepSink,
+): Promise<ParallelGrepScanResult> {
+  const { signal } = options;
+  const patternOptions = {
+    ...(options.fixed === undefined ? {} : { fixed: options.fixed }),
+    ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
+  };
+  await compileMatcher(pattern, patternOptions).dispose();
+  const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
+  if (maxCount <= 0) return { matchCount: 0, stoppedBySink: false };
+  const before = options.before ?? 0;
+  const after = options.after ?? 0;
+  const context = options.context === true || before > 0 || after > 0;
+  const countOnly = options.countOnly === true;
+  const tracksLines = !countOnly && (options.lineNumbers === true || context);
+  const parts = await fileParts(path, { threads: options.threads, signal });
+  const creditBytes = options.creditBytes ?? 4 * 1024 * 1024;
+  const workers = parts.map((part) => {
+    const task: GrepPartTask = {
+      path,
+      ...part,
+      pattern,
+      patternOptions,
+      invert: options.invert ?? false,
+      before,
+      after,
+      tracksLines,
+      countOnly,
+      maxCount,
+      creditBytes,
+    };
+    return new Worker(new URL('./grep-scan-worker.js', import.meta.url), {
+      workerData: task,
+      // Per-line garbage dies young: a small nursery is collected often at no cost in speed,
+      // and keeps each thread's share of RSS small.
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+  });
+  // Listening from the start: a later part's messages wait in its inbox for its turn.
+  const inboxes = workers.map((worker) => new WorkerInbox<GrepPartMessage>(worker, { signal }));
+  const merge = new OrderedGrepMerge(
+    { tracksLines, context, after, maxCount },
+    countOnly ? undefined : sink,
+  );
+  try {
+    let total = 0;
+    let firstLineNumber = 0;
+    for (const [index, worker] of workers.entries()) {
+      const inbox = inboxes[index] as WorkerInbox<GrepPartMessage>;
+      const scannedBefore = parts[index]?.start ?? 0;
+      merge.startPart(firstLineNumber);
+      for (;;) {
+        throwIfAborted(signal);
+        const message = await inbox.take();
+        if ('done' in message) {
+          total += message.done.selected;
+          firstLineNumber += message.done.lineCount;
+          break;
+        }
+        const goOn = readGrepRecords(message.records, (bytes, lineNumber, selected) =>
+          merge.line(bytes, lineNumber, selected),
+        );
+        await options.onProgress?.(scannedBefore + message.scanned);
+        if (!goOn) return { matchCount: merge.selected, stoppedBySink: merge.stoppedBySink };
+        const { buffer } = message.records;
+        worker.postMessage(buffer, [buffer as ArrayBuffer]);
+      }
+      await worker.terminate();
+      if (countOnly && total >= maxCount) break;
+    }
+    return {
+      matchCount: countOnly ? Math.min(total, maxCount) : merge.selected,
+      stoppedBySink: false,
+    };
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
