@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 /**
@@ -76,5 +76,20 @@ export async function writeFully(
   while (written < bytes.length) {
     const result = await handle.write(bytes, written, bytes.length - written, position + written);
     written += result.bytesWritten;
+  }
+}
+
+/**
+ * Writes all of `bytes` at `position` synchronously, looping over short writes.
+ *
+ * @example
+ * ```ts
+ * writeFullySync(handle.fd, chunk, offset);
+ * ```
+ */
+export function writeFullySync(descriptor: number, bytes: Uint8Array, position: number): void {
+  let written = 0;
+  while (written < bytes.length) {
+    written += writeSync(descriptor, bytes, written, bytes.length - written, position + written);
   }
 }

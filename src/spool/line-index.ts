@@ -1,5 +1,5 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import { newline } from './newlines.js';
+import { countNewlines, newline } from './newlines.js';
 
 /**
  * A line number and the byte offset where that line starts.
@@ -144,17 +144,18 @@ export class LineIndex {
     let nextCheckpoint = (this.#offsets.at(-1) ?? 0) + this.stride;
     let count = this.#newlineCount;
     let position = 0;
-    for (;;) {
-      const found = chunk.indexOf(newline, position);
+    // Between checkpoints only the count matters: bulk-counted; then the first line starting at
+    // or past the next checkpoint's offset is found and recorded.
+    while (position < chunk.length) {
+      const from = Math.max(position, Math.min(chunk.length, nextCheckpoint - base - 1));
+      count += countNewlines(chunk, position, from);
+      const found = chunk.indexOf(newline, from);
       if (found === -1) break;
       count++;
       position = found + 1;
-      const lineStart = base + position;
-      if (lineStart >= nextCheckpoint) {
-        this.#lines.push(count);
-        this.#offsets.push(lineStart);
-        nextCheckpoint = lineStart + this.stride;
-      }
+      this.#lines.push(count);
+      this.#offsets.push(base + position);
+      nextCheckpoint = base + position + this.stride;
     }
     this.#newlineCount = count;
     this.#byteLength = base + chunk.length;
