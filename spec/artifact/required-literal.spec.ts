@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requiredLiteral } from '../../dist/artifact/grep/required-literal.js';
+import { compileMatcher } from '../../dist/artifact/grep/compile-matcher.js';
+import { requiredLiteral, requiredLiterals } from '../../dist/artifact/grep/required-literal.js';
 
 describe('requiredLiteral', () => {
   it.each([
@@ -38,7 +39,7 @@ describe('requiredLiteral', () => {
       return seed / 0x7fffffff;
     };
     for (const pattern of patterns) {
-      const literal = requiredLiteral(pattern);
+      const literals = requiredLiterals(pattern);
       const regex = new RegExp(pattern);
       for (let sample = 0; sample < 3000; sample++) {
         const text = Array.from(
@@ -46,8 +47,53 @@ describe('requiredLiteral', () => {
           () => alphabet[Math.floor(random() * alphabet.length)],
         ).join('');
         const match = regex.exec(text);
-        if (match && literal !== undefined) expect(match[0]).toContain(literal);
+        for (const literal of match ? literals : []) expect(match?.[0]).toContain(literal);
       }
     }
   });
+
+  it('lists every required run, longest first', () => {
+    expect(requiredLiterals('ERROR .*timeout')).toEqual(['timeout', 'ERROR ']);
+    expect(requiredLiterals('abc\\d+defg.hij')).toEqual(['defg', 'abc', 'hij']);
+    expect(requiredLiterals('a|bcdef')).toEqual([]);
+  });
+});
+
+describe('a regex prefiltered by several required literals', () => {
+  it.each([[false], [true]])(
+    'selects exactly the lines the regex does (in thread: %s)',
+    async (inThread) => {
+      const patterns = ['ERR.*tim', 'abc\\d+defg', 'xxx.zzz', 'Qrs[0-9]tuv'];
+      const words = ['ERR', 'tim', 'abc', 'defg', 'xxx', 'zzz', 'Qrs', 'tuv', '1', '7', 'é', ' '];
+      let seed = 11;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed / 0x7fffffff;
+      };
+      const lines = Array.from({ length: 20_000 }, () =>
+        Array.from(
+          { length: Math.floor(random() * 9) },
+          () => words[Math.floor(random() * words.length)],
+        ).join(''),
+      );
+      const block = Buffer.from(`${lines.join('\n')}\n`);
+      const starts: number[] = [];
+      for (let offset = 0, index = 0; index < lines.length; index++) {
+        starts.push(offset);
+        offset += Buffer.byteLength(lines[index] ?? '') + 1;
+      }
+      for (const pattern of patterns) {
+        expect(requiredLiterals(pattern).length).toBeGreaterThan(1);
+        const regex = new RegExp(pattern, 's');
+        const expected = starts.filter((_, index) => regex.test(lines[index] ?? ''));
+        expect(expected.length).toBeGreaterThan(0);
+        const matcher = compileMatcher(pattern, { inThread });
+        try {
+          expect(Array.from(await matcher.matchingLines(block))).toEqual(expected);
+        } finally {
+          await matcher.dispose();
+        }
+      }
+    },
+  );
 });

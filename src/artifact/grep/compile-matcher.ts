@@ -1,8 +1,14 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
+import {
+  BytesLineMatcher,
+  CaseFoldingBytesLineMatcher,
+  type LineMatcher,
+  literalRarity,
+} from './line-matcher.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
-import { requiredLiteral } from './required-literal.js';
+import { requiredLiterals } from './required-literal.js';
 
 /**
  * How a pattern is read.
@@ -20,6 +26,11 @@ export interface PatternOptions {
   /** Milliseconds before a regex scan fails with `E_REGEX_TIMEOUT`. */
   timeout?: number;
   signal?: AbortSignal;
+  /**
+   * Run a regex on the calling thread (then `timeout` and `signal` do not apply to it): for
+   * callers that are a worker thread themselves, which their owner can terminate.
+   */
+  inThread?: boolean;
 }
 
 const regexSyntax = /[\\^$.|?*+()[\]{}]/;
@@ -29,7 +40,7 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
 /**
  * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
  * grep) into the fastest safe matcher: a byte search for literals; for a regex, a byte search
- * for a literal every match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
+ * for the literals every match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
  * with `E_REGEX_INVALID`.
  *
  * @example
@@ -58,15 +69,18 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const regexMatcher = new RegexLineMatcher(regex, matcherOptions);
-  const required =
-    alternatives.length === 1 && !options.fixed ? requiredLiteral(pattern) : undefined;
+  const regexMatcher = options.inThread
+    ? new InThreadRegexLineMatcher(regex)
+    : new RegexLineMatcher(regex, matcherOptions);
+  const literals = alternatives.length === 1 && !options.fixed ? requiredLiterals(pattern) : [];
+  const required = literals[0];
   if (required === undefined) return regexMatcher;
   if (!options.ignoreCase) {
-    return new PrefilteredLineMatcher(
-      new BytesLineMatcher(Buffer.from(required, 'utf8')),
-      regexMatcher,
-    );
+    // The search starts from the literal with the rarest byte; the others check its lines.
+    const [first, ...others] = literals
+      .map((literal) => Buffer.from(literal, 'utf8'))
+      .sort((a, b) => literalRarity(b) - literalRarity(a));
+    return new PrefilteredLineMatcher(new BytesLineMatcher(first as Buffer), regexMatcher, others);
   }
   if (nonAscii.test(required)) return regexMatcher;
   return new PrefilteredLineMatcher(new CaseFoldingBytesLineMatcher(required), regexMatcher);

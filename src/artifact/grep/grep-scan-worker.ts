@@ -62,7 +62,8 @@ parentPort?.on('message', (written: ArrayBuffer) => {
 
 async function scanPart(): Promise<GrepPartMessage> {
   const reader = new FileSpoolReader(task.path);
-  const matcher = compileMatcher(task.pattern, task.patternOptions);
+  // This thread is the regex's sandbox: the main thread terminates it on abort.
+  const matcher = compileMatcher(task.pattern, { ...task.patternOptions, inThread: true });
   try {
     // The lines just before the part: their matches' after-context and the before-context of
     // the part's first matches. The main thread drops the lines another part printed.

@@ -102,6 +102,19 @@ function matchesAt(bytes: Buffer, needle: Buffer, start: number): boolean {
 }
 
 /**
+ * How good an anchor a literal's rarest byte makes, higher is better: of several literals a
+ * line must contain, the one to search for first.
+ *
+ * @example
+ * ```ts
+ * literalRarity(Buffer.from('ERROR ')) > literalRarity(Buffer.from('timeout')); // true
+ * ```
+ */
+export function literalRarity(literal: Uint8Array): number {
+  return literal.reduce((rarest, byte) => Math.max(rarest, byteRarity(byte)), -1);
+}
+
+/**
  * How rare a byte is in logs and prose, higher is rarer: upper-case letters, then lower-case
  * ones, each by English letter frequency; bytes of non-ASCII characters; digits, spaces and
  * punctuation, which fill logs, last.

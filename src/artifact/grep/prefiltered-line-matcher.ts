@@ -5,31 +5,45 @@ import type { LineMatcher } from './line-matcher.js';
 const gatherUpTo = 0.5;
 
 /**
- * Runs a regex only on the lines that contain a literal every match must contain: `prefilter`
- * (a byte search) finds the candidate lines, which are gathered into one block for `regex`;
- * its answers are mapped back to the original offsets.
+ * Runs a regex only on the lines that contain the literals every match must contain: `prefilter`
+ * (a byte search for one of them) finds the candidate lines, those lacking any of `alsoRequired`
+ * are dropped, and the rest are gathered into one block for `regex`; its answers are mapped
+ * back to the original offsets.
  *
  * @example
  * ```ts
- * const matcher = new PrefilteredLineMatcher(new BytesLineMatcher(Buffer.from('timeout')), regexMatcher);
+ * const matcher = new PrefilteredLineMatcher(new BytesLineMatcher(Buffer.from('timeout')), regexMatcher, [Buffer.from('ERROR ')]);
  * ```
  */
 export class PrefilteredLineMatcher implements LineMatcher {
   readonly #prefilter: LineMatcher;
   readonly #regex: LineMatcher;
+  readonly #alsoRequired: readonly Uint8Array[];
 
-  constructor(prefilter: LineMatcher, regex: LineMatcher) {
+  constructor(
+    prefilter: LineMatcher,
+    regex: LineMatcher,
+    alsoRequired: readonly Uint8Array[] = [],
+  ) {
     this.#prefilter = prefilter;
     this.#regex = regex;
+    this.#alsoRequired = alsoRequired;
   }
 
   async matchingLines(block: Uint8Array): Promise<ArrayLike<number>> {
-    const candidates = await this.#prefilter.matchingLines(block);
+    const found = await this.#prefilter.matchingLines(block);
+    const buffer = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
+    const candidates: number[] = [];
+    const ends: number[] = [];
+    for (let index = 0; index < found.length; index++) {
+      const start = found[index] as number;
+      const newlineAt = buffer.indexOf(newline, start);
+      const end = newlineAt === -1 ? buffer.length : newlineAt + 1;
+      if (!this.#hasAll(buffer, start, end)) continue;
+      candidates.push(start);
+      ends.push(end);
+    }
     if (candidates.length === 0) return [];
-    const ends = Array.from({ length: candidates.length }, (_, index) => {
-      const end = block.indexOf(newline, candidates[index] as number);
-      return end === -1 ? block.length : end + 1;
-    });
     let size = 0;
     for (let index = 0; index < candidates.length; index++)
       size += (ends[index] as number) - (candidates[index] as number);
@@ -44,10 +58,20 @@ export class PrefilteredLineMatcher implements LineMatcher {
       offset += line.length;
     }
     const matched = await this.#regex.matchingLines(gathered);
-    const original = new Map(
-      gatheredStarts.map((start, index) => [start, candidates[index] as number]),
-    );
-    return Array.from(matched, (start) => original.get(start) as number);
+    // Both ascending: one walk maps each gathered start back to its line in the block.
+    const original: number[] = [];
+    for (let index = 0, line = 0; index < matched.length; index++) {
+      while (line < gatheredStarts.length && gatheredStarts[line] !== matched[index]) line++;
+      original.push(candidates[line] as number);
+    }
+    return original;
+  }
+
+  #hasAll(buffer: Buffer, start: number, end: number): boolean {
+    if (this.#alsoRequired.length === 0) return true;
+    // Searched within the line only: a missing literal must not cost a scan of the block.
+    const line = buffer.subarray(start, end);
+    return this.#alsoRequired.every((literal) => line.indexOf(literal) !== -1);
   }
 
   async dispose(): Promise<void> {

@@ -9,11 +9,24 @@ const boundedQuantifier = /^\{(\d+)(,\d*)?\}\??/;
  *
  * @example
  * ```ts
- * requiredLiteral('ERROR .*timeout'); // 'ERROR '
+ * requiredLiteral('ERROR .*timeout'); // 'timeout'
  * requiredLiteral('a|b'); // undefined
  * ```
  */
 export function requiredLiteral(source: string): string | undefined {
+  return requiredLiterals(source)[0];
+}
+
+/**
+ * Every run of at least three characters that each match of a JavaScript regex must contain
+ * (see {@link requiredLiteral}), longest first: a line lacking any of them cannot match.
+ *
+ * @example
+ * ```ts
+ * requiredLiterals('ERROR .*timeout'); // ['timeout', 'ERROR ']
+ * ```
+ */
+export function requiredLiterals(source: string): string[] {
   const runs: string[] = [];
   let run = '';
   const endRun = () => {
@@ -34,10 +47,10 @@ export function requiredLiteral(source: string): string | undefined {
   };
   while (index < source.length) {
     const character = source[index] as string;
-    if (character === '|') return undefined;
+    if (character === '|') return [];
     if (character === '(' || character === '[') {
       const end = skipBracketed(source, index);
-      if (end === undefined) return undefined;
+      if (end === undefined) return [];
       endRun();
       index = end;
       quantify(false);
@@ -52,7 +65,7 @@ export function requiredLiteral(source: string): string | undefined {
         continue;
       }
       // A named backreference's `<name>` must not be read as literal text.
-      if (next === 'k') return undefined;
+      if (next === 'k') return [];
       // \d, \w, \b, \x41, \u0041, \cJ, \1: not a literal run (and never read as one).
       endRun();
       index += next === 'x' ? 4 : next === 'u' ? 6 : next === 'c' ? 3 : 2;
@@ -75,11 +88,8 @@ export function requiredLiteral(source: string): string | undefined {
     quantify(true);
   }
   endRun();
-  const longest = runs.reduce(
-    (best, candidate) => (candidate.length > best.length ? candidate : best),
-    '',
-  );
-  return longest.length >= 3 ? longest : undefined;
+  // Stable: among runs of one length, the first in the pattern comes first.
+  return runs.filter((run) => run.length >= 3).sort((a, b) => b.length - a.length);
 }
 
 /** The index after the group or class opening at `start`, or `undefined` if it never closes. */
