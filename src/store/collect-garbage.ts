@@ -1,7 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import fastGlob from 'fast-glob';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { tempDirectoryPrefix } from '../spool/temp-directory.js';
 import type { GcOptions, GcReport, StoredArtifactRecord } from './artifact-store-types.js';
@@ -102,6 +101,8 @@ async function storeFiles(paths: StorePaths) {
   const sidecars = new Map<string, string>();
   const data = new Map<string, string>();
   const temporary: { path: string; pid: number }[] = [];
+  // Loaded on first use: only a gc needs it, and it costs ~10 MiB of memory to load.
+  const { default: fastGlob } = await import('fast-glob');
   const entries = await fastGlob('*/*', {
     cwd: paths.root,
     onlyFiles: true,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname } from 'node:path';
-import send from 'send';
 import { mediaTypeOfKind } from '../artifact/detect-kind.js';
 import type { StoredArtifactRecord } from './artifact-store-types.js';
 import { sendJsonError } from './http-responses.js';
@@ -70,12 +69,14 @@ export function contentDisposition(record: StoredArtifactRecord): string {
  * serveArtifactBody(request, response, record, store.dataFile(record.id));
  * ```
  */
-export function serveArtifactBody(
+export async function serveArtifactBody(
   request: IncomingMessage,
   response: ServerResponse,
   record: StoredArtifactRecord,
   dataFile: string,
-): void {
+): Promise<void> {
+  // Loaded on first use: a process that never serves an artifact does not pay its ~10 MiB.
+  const { default: send } = await import('send');
   response.setHeader('Content-Type', bodyContentType(record));
   response.setHeader('ETag', `"${record.sha256}"`);
   response.setHeader('Cache-Control', 'private, no-cache');

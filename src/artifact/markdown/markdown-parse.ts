@@ -1,6 +1,4 @@
-import { parse, postprocess, preprocess } from 'micromark';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { gfm } from 'micromark-extension-gfm';
+import type { postprocess } from 'micromark';
 import type { DefinitionSeeds } from './markdown-types.js';
 
 /**
@@ -54,8 +52,21 @@ export interface ParseMarkdownOptions {
   frontmatter: boolean;
 }
 
-const withFrontmatter = [gfm(), frontmatter(['yaml', 'toml'])];
-const withoutFrontmatter = [gfm()];
+/** micromark and its extensions, loaded on first parse: ~10 MiB a process without Markdown need not pay. */
+let parser: ReturnType<typeof loadParser> | undefined;
+
+async function loadParser() {
+  const [micromark, { frontmatter }, { gfm }] = await Promise.all([
+    import('micromark'),
+    import('micromark-extension-frontmatter'),
+    import('micromark-extension-gfm'),
+  ]);
+  return {
+    ...micromark,
+    withFrontmatter: [gfm(), frontmatter(['yaml', 'toml'])],
+    withoutFrontmatter: [gfm()],
+  };
+}
 
 /**
  * micromark only calls `push` and `includes` on its list of defined labels; a Set behind them
@@ -90,13 +101,15 @@ class IdentifierList extends Array<string> {
  *
  * @example
  * ```ts
- * const { events, lineStarts } = parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 });
+ * const { events, lineStarts } = await parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 });
  * ```
  */
-export function parseMarkdownLines(
+export async function parseMarkdownLines(
   lines: readonly string[],
   options: ParseMarkdownOptions,
-): ParsedMarkdown {
+): Promise<ParsedMarkdown> {
+  parser ??= loadParser();
+  const { parse, postprocess, preprocess, withFrontmatter, withoutFrontmatter } = await parser;
   // micromark skips a leading byte order mark without counting it in offsets: drop it first.
   const first = lines[0];
   const parsedLines = first?.startsWith('\uFEFF') ? [first.slice(1), ...lines.slice(1)] : lines;
@@ -107,12 +120,14 @@ export function parseMarkdownLines(
     offset += line.length + 1;
   }
   const text = `${parsedLines.join('\n')}\n`;
-  const parser = parse({ extensions: options.frontmatter ? withFrontmatter : withoutFrontmatter });
-  parser.defined = new IdentifierList(options.seeds.definitions);
-  (parser as { gfmFootnotes?: string[] }).gfmFootnotes = new IdentifierList(
+  const document = parse({
+    extensions: options.frontmatter ? withFrontmatter : withoutFrontmatter,
+  });
+  document.defined = new IdentifierList(options.seeds.definitions);
+  (document as { gfmFootnotes?: string[] }).gfmFootnotes = new IdentifierList(
     options.seeds.footnotes,
   );
-  const events = postprocess(parser.document().write(preprocess()(text, undefined, true)));
+  const events = postprocess(document.document().write(preprocess()(text, undefined, true)));
   return { text, lineStarts, events };
 }
 

@@ -66,7 +66,7 @@ export async function* markdownWindows(
     if (size < threshold) continue;
     throwIfAborted(signal);
     const lines = [...prefix, ...buffer];
-    const parsed = parse(lines, startLine, prefix, seeds);
+    const parsed = await parse(lines, startLine, prefix, seeds);
     const cut = findWindowCut(parsed, lines, prefix.length, size >= hardLimit);
     if (cut === undefined) {
       threshold = hardLimit;
@@ -82,7 +82,7 @@ export async function* markdownWindows(
   }
   if (buffer.length === 0) return;
   throwIfAborted(signal);
-  const parsed = parse([...prefix, ...buffer], startLine, prefix, seeds);
+  const parsed = await parse([...prefix, ...buffer], startLine, prefix, seeds);
   yield { startLine, lineCount: buffer.length, prefix, parsed, endOffset: parsed.text.length };
 }
 
@@ -103,7 +103,7 @@ export async function parseWindowSpan(
   const lines = [...span.prefix];
   const end = span.startLine + span.lineCount;
   for await (const { text } of source.lines(span.startLine, end, { signal })) lines.push(text);
-  const parsed = parse(lines, span.startLine, span.prefix, seeds);
+  const parsed = await parse(lines, span.startLine, span.prefix, seeds);
   return { ...span, parsed, endOffset: parsed.text.length };
 }
 
@@ -125,6 +125,6 @@ function parse(
   startLine: number,
   prefix: readonly string[],
   seeds: DefinitionSeeds,
-): ParsedMarkdown {
+): Promise<ParsedMarkdown> {
   return parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 && prefix.length === 0 });
 }
