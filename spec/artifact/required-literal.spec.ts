@@ -19,6 +19,16 @@ describe('requiredLiteral', () => {
     ['abc*', undefined],
     ['b.$', undefined],
     ['(?<n>x)\\k<n>yyyy', undefined],
+    // An incomplete \x, \u or \c is literal text in JavaScript: nothing is read past it.
+    ['\\xZ|foobar', undefined],
+    ['\\x4|foobar', undefined],
+    ['\\u12|foobar', undefined],
+    ['\\c|foobar', undefined],
+    ['\\x41bcd', 'bcd'],
+    // `[^]` and `[]` are whole classes in JavaScript: the `|` after them is top-level.
+    ['[^]|foobar]xyz', undefined],
+    ['a[]bcde', 'bcde'],
+    ['abcx{00}', 'abc'],
   ])('%j needs %j', (pattern, expected) => {
     expect(requiredLiteral(pattern)).toBe(expected);
   });

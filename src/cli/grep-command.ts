@@ -41,6 +41,9 @@ export const grepCommand: Command = async (argv, context) => {
   const maxCount = count('m', 'matches');
   const lineNumbers = options.has('n');
   const countOnly = options.has('c');
+  // GNU grep: with -m 0 it reads nothing (not the pattern, not the file), prints nothing, and
+  // exits 1, even with -c.
+  if (maxCount === 0) return 1;
   return withSource(operands, ['PATTERN', 'SOURCE'], context, async (source, [pattern]) => {
     const patternOptions = { fixed: options.has('F'), ignoreCase: options.has('i') };
     const { output } = context;

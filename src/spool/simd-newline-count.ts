@@ -38,13 +38,17 @@ const body = [
   ...[0x20, 3, 0x0b], // local.get $total; end
 ];
 const name = (text: string) => [text.length, ...Buffer.from(text, 'latin1')];
+/** Unsigned LEB128, as WebAssembly encodes sizes: one byte only below 128. */
+const leb128 = (value: number): number[] =>
+  value < 0x80 ? [value] : [(value & 0x7f) | 0x80, ...leb128(value >>> 7)];
+const functionBody = [...leb128(body.length), ...body];
 const moduleBytes = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0], // \0asm, version 1
   ...[1, 7, 1, 0x60, 2, 0x7f, 0x7f, 1, 0x7f], // type: (i32, i32) -> i32
   ...[3, 2, 1, 0], // function 0 has type 0
   ...[5, 3, 1, 0, 2], // one memory, two 64 KiB pages
   ...[7, 18, 2, ...name('count'), 0, 0, ...name('memory'), 2, 0], // exports
-  ...[10, body.length + 2, 1, body.length, ...body], // code
+  ...[10, ...leb128(functionBody.length + 1), 1, ...functionBody], // code
 ]);
 
 /** The part of the WebAssembly API used here (the project's `lib` has no WebAssembly types). */

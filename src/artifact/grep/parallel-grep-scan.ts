@@ -76,7 +76,8 @@ export async function parallelGrepScan(
     ...(options.fixed === undefined ? {} : { fixed: options.fixed }),
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
   };
-  await compileMatcher(pattern, patternOptions).dispose();
+  // Fails fast on a bad pattern; in thread, so checking a regex starts no worker.
+  await compileMatcher(pattern, { ...patternOptions, inThread: true }).dispose();
   const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
   if (maxCount <= 0) return { matchCount: 0, stoppedBySink: false };
   const before = options.before ?? 0;

@@ -40,7 +40,7 @@ export function requiredLiterals(source: string): string[] {
     const bounded = boundedQuantifier.exec(rest);
     const symbol = rest[0];
     if (!bounded && symbol !== '?' && symbol !== '*' && symbol !== '+') return;
-    const optional = symbol === '?' || symbol === '*' || bounded?.[1] === '0';
+    const optional = symbol === '?' || symbol === '*' || Number(bounded?.[1]) === 0;
     if (afterLiteral && optional) run = run.slice(0, -1);
     endRun();
     index += bounded ? bounded[0].length : rest[1] === '?' ? 2 : 1;
@@ -66,9 +66,12 @@ export function requiredLiterals(source: string): string[] {
       }
       // A named backreference's `<name>` must not be read as literal text.
       if (next === 'k') return [];
-      // \d, \w, \b, \x41, \u0041, \cJ, \1: not a literal run (and never read as one).
+      // \d, \w, \b, \x41, \u0041, \cJ, \1: not a literal run (and never read as one). An
+      // incomplete \x, \u or \c is literal text in JavaScript: give up rather than misread it.
+      const escape = escapeLength(source, index + 1);
+      if (escape === undefined) return [];
       endRun();
-      index += next === 'x' ? 4 : next === 'u' ? 6 : next === 'c' ? 3 : 2;
+      index += 1 + escape;
       while (/\d/.test(next) && /\d/.test(source[index] ?? '')) index++;
       quantify(false);
       continue;
@@ -110,12 +113,25 @@ function skipBracketed(source: string, start: number): number | undefined {
       continue;
     }
     if (character === '[') {
-      inClass = true;
-      // A `]` right after `[` or `[^` is a literal member.
+      // In JavaScript `[]` matches nothing and `[^]` any character: the `]` closes the class.
       if (source[index + 1] === '^') index++;
-      if (source[index + 1] === ']') index++;
+      if (source[index + 1] === ']') {
+        if (depth === 0) return index + 2;
+        index++;
+        continue;
+      }
+      inClass = true;
     } else if (character === '(') depth++;
     else if (character === ')' && --depth === 0) return index + 1;
   }
   return undefined;
+}
+
+/** The length of the escape whose letter is at `at` (after the backslash), or `undefined` for an incomplete `\x`, `\u` or `\c`. */
+function escapeLength(source: string, at: number): number | undefined {
+  const rest = source.slice(at);
+  if (rest[0] === 'x') return /^x[0-9a-f]{2}/i.test(rest) ? 3 : undefined;
+  if (rest[0] === 'u') return /^u[0-9a-f]{4}/i.test(rest) ? 5 : undefined;
+  if (rest[0] === 'c') return /^c[a-z]/i.test(rest) ? 2 : undefined;
+  return 1;
 }
