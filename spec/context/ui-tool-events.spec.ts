@@ -56,7 +56,7 @@ describe('uiToolEvents', () => {
         lineCount: 5_000,
         kind: 'text',
         head: [
-          'line 1 ' + 'z'.repeat(193) + '…',
+          `line 1 ${'z'.repeat(193)}…`,
           `line 2 ${'z'.repeat(193)}…`,
           `line 3 ${'z'.repeat(193)}…`,
         ],

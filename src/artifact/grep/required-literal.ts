@@ -68,10 +68,10 @@ export function requiredLiterals(source: string): string[] {
       if (next === 'k') return [];
       // \d, \w, \b, \x41, \u0041, \cJ, \1: not a literal run (and never read as one). An
       // incomplete \x, \u or \c is literal text in JavaScript: give up rather than misread it.
-      const escape = escapeLength(source, index + 1);
-      if (escape === undefined) return [];
+      const escapeSize = escapeLength(source, index + 1);
+      if (escapeSize === undefined) return [];
       endRun();
-      index += 1 + escape;
+      index += 1 + escapeSize;
       while (/\d/.test(next) && /\d/.test(source[index] ?? '')) index++;
       quantify(false);
       continue;
