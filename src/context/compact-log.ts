@@ -1,5 +1,9 @@
-import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import { type CompactOptions, type CompactResult, compact } from './compaction.js';
+import {
+  type CompactOptions,
+  type CompactResult,
+  compact,
+  startOfLastTurns,
+} from './compaction.js';
 import type { ConversationLog } from './conversation-log.js';
 import type { ConversationEvent } from './conversation-message.js';
 import { type ProjectContextOptions, projectContext } from './project-context.js';
@@ -23,17 +27,10 @@ type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
  * something. `undefined` when nothing can be freed.
  */
 function keptStart(events: readonly MessageEvent[], turns: number): number | undefined {
-  if (!(Number.isInteger(turns) && turns >= 0)) {
-    throw new SpoolforgeError('E_INVALID_ARGUMENT', `retainLastTurns must be 0 or more: ${turns}`);
-  }
-  if (turns === 0) return events.length;
-  let start = 0;
-  for (let index = events.length - 1, seen = 0; index >= 0; index--) {
-    if (events[index]?.message.role === 'user' && ++seen === turns) {
-      start = index;
-      break;
-    }
-  }
+  const start = startOfLastTurns(
+    events.map((event) => event.message),
+    turns,
+  );
   if (start > 0) return start;
   const lastAssistant = events.findLastIndex((event) => event.message.role === 'assistant');
   return lastAssistant > 0 ? lastAssistant : undefined;

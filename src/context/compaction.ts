@@ -90,8 +90,16 @@ export async function compact(
   };
 }
 
-/** The index of the `turns`-th last user message; 0 when there are fewer. */
-function startOfLastTurns(history: readonly ConversationMessage[], turns: number): number {
+/**
+ * The index of the `turns`-th last user message (a turn starts at one); 0 when there are
+ * fewer, the history's length for 0 turns.
+ *
+ * @example
+ * ```ts
+ * startOfLastTurns(history, 1); // where the last turn starts
+ * ```
+ */
+export function startOfLastTurns(history: readonly ConversationMessage[], turns: number): number {
   if (!Number.isInteger(turns) || turns < 0) {
     throw new SpoolforgeError(
       'E_INVALID_ARGUMENT',

@@ -100,27 +100,40 @@ export async function wrapValue(
   if (source instanceof Uint8Array && source.length <= threshold) {
     return { results: Buffer.from(source).toString('utf8') };
   }
-  if (options.store) return storeValue(tool, source, options.store, options);
+  const { artifact, ref } = options.store
+    ? await storeSource(tool, source, options.store, options)
+    : { artifact: await spoolSource(tool, source, options), ref: undefined };
+  if ((await artifact.byteLength()) > threshold) {
+    return { results: artifact, ...(ref === undefined ? {} : { ref }) };
+  }
+  // A stream that turned out small: inline, like a small string, and not kept.
+  const text = await artifact.asString();
+  await artifact.close();
+  if (ref !== undefined) await options.store?.delete(ref);
+  return { results: text };
+}
+
+function spoolSource(
+  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  source: SpoolSource,
+  options: WrapOptions,
+): Promise<SpooledArtifact> {
   const artifactClass = (tool.artifactConstructor?.() ?? 'detect') as typeof SpooledArtifact;
-  const artifact = await spool(source, {
+  return spool(source, {
     ...options.spool,
     artifactClass,
     ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
     ...(options.artifactClassFor ? { artifactClassFor: options.artifactClassFor } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  if ((await artifact.byteLength()) > threshold) return { results: artifact };
-  const text = await artifact.asString();
-  await artifact.close();
-  return { results: text };
 }
 
-async function storeValue(
+async function storeSource(
   tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
   source: SpoolSource,
   store: ArtifactStore,
   options: WrapOptions,
-): Promise<WrappedValue> {
+): Promise<{ artifact: SpooledArtifact; ref: string }> {
   const signal = options.signal ? { signal: options.signal } : {};
   const record = await store.put(source, {
     ...options.storeOptions,
@@ -136,14 +149,7 @@ async function storeValue(
       await store.delete(record.id).catch(() => undefined);
       throw error;
     });
-  if (record.byteLength > (options.inlineThreshold ?? defaultInlineThreshold)) {
-    return { results: artifact, ref: record.id };
-  }
-  // A stream that turned out small: inline, like an unstored one, and not kept.
-  const text = await artifact.asString();
-  await artifact.close();
-  await store.delete(record.id);
-  return { results: text };
+  return { artifact, ref: record.id };
 }
 
 function toSource(value: unknown): SpoolSource {
