@@ -202,6 +202,7 @@ export {
   LineIndex,
   type LineIndexOptions,
   type LineIndexSnapshot,
+  type LineIndexSnapshotView,
 } from './spool/line-index.js';
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';
 export { countNewlines } from './spool/newlines.js';
@@ -210,18 +211,14 @@ export {
   buildLineIndexInParallel,
   type ParallelIndexOptions,
 } from './spool/parallel-line-index.js';
-export {
-  type ByteRange,
-  defaultThreadCount,
-  fileParts,
-  lineAlignedRanges,
-} from './spool/parallel-ranges.js';
+export { type ByteRange, fileParts, lineAlignedRanges } from './spool/parallel-ranges.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
 export { redactUrl } from './spool/redact-url.js';
 export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';
 export { type TailOffsetOptions, tailOffset } from './spool/tail-offset.js';
+export { defaultThreadCount } from './spool/thread-count.js';
 export {
   type ArtifactHandler,
   type ArtifactHandlerOptions,

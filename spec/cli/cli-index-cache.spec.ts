@@ -1,7 +1,5 @@
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decode, encode } from '@msgpack/msgpack';
-import type { LineIndexSnapshot } from 'spoolforge';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
@@ -28,27 +26,44 @@ const cacheFiles = async () =>
     join(cacheDirectory, 'line-index', name),
   );
 
-type StoredIndex = Omit<LineIndexSnapshot, 'lines' | 'offsets'> & {
-  lines: Uint8Array;
-  offsets: Uint8Array;
-};
+interface Entry {
+  header: Record<string, unknown> & { newlineCount: number; checkpointCount: number };
+  lines: number[];
+  offsets: number[];
+}
+
+/**
+ * Reads an entry as the cache writes it: 'SFLINDEX', the header's length (uint32 LE), the header
+ * (JSON padded to 8 bytes), then the checkpoint lines and offsets as float64 arrays.
+ */
+function readEntry(bytes: Buffer): Entry {
+  expect(bytes.toString('latin1', 0, 8)).toBe('SFLINDEX');
+  const dataStart = 12 + bytes.readUInt32LE(8);
+  const header = JSON.parse(bytes.toString('utf8', 12, dataStart));
+  const count = header.checkpointCount;
+  const numbers = (start: number) =>
+    Array.from(
+      new Float64Array(Uint8Array.prototype.slice.call(bytes, start, start + count * 8).buffer),
+    );
+  return { header, lines: numbers(dataStart), offsets: numbers(dataStart + count * 8) };
+}
+
+function writeEntry({ header, lines, offsets }: Entry): Buffer {
+  let text = JSON.stringify(header);
+  text = text.padEnd(text.length + ((8 - ((12 + text.length) % 8)) % 8));
+  const prefix = Buffer.alloc(12);
+  prefix.write('SFLINDEX', 'latin1');
+  prefix.writeUInt32LE(text.length, 8);
+  const float64 = (values: number[]) => Buffer.from(Float64Array.from(values).buffer);
+  return Buffer.concat([prefix, Buffer.from(text), float64(lines), float64(offsets)]);
+}
 
 /** Rewrites the one cache entry through `change` (keeping it well formed). */
-async function tamper(change: (index: LineIndexSnapshot) => void): Promise<void> {
+async function tamper(change: (entry: Entry) => void): Promise<void> {
   const [file] = await cacheFiles();
-  const entry = decode(await readFile(file as string)) as { index: StoredIndex };
-  // Checkpoints are stored as float64 bytes.
-  const numbers = (bytes: Uint8Array) =>
-    Array.from(new Float64Array(Uint8Array.prototype.slice.call(bytes).buffer));
-  const bytes = (values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
-  const index = {
-    ...entry.index,
-    lines: numbers(entry.index.lines),
-    offsets: numbers(entry.index.offsets),
-  };
-  change(index);
-  entry.index = { ...index, lines: bytes(index.lines), offsets: bytes(index.offsets) };
-  await writeFile(file as string, encode(entry));
+  const entry = readEntry(await readFile(file as string));
+  change(entry);
+  await writeFile(file as string, writeEntry(entry));
 }
 
 describe('the CLI line index cache', () => {
@@ -58,9 +73,9 @@ describe('the CLI line index cache', () => {
     expect(first.stdout.toString()).toMatch(/^line 350000 x+\nline 350001 x+\n$/);
     expect(await cacheFiles()).toHaveLength(1);
     // Every checkpoint claims one line more than it starts: only a reader of the index is fooled.
-    await tamper((index) => {
-      index.lines = index.lines.map((line, position) => (position === 0 ? 0 : line + 1));
-      index.newlineCount += 1;
+    await tamper((entry) => {
+      entry.lines = entry.lines.map((line, position) => (position === 0 ? 0 : line + 1));
+      entry.header.newlineCount += 1;
     });
     const second = await runCli(['lines', '350000', '350000', path]);
     expect(second.stdout.toString()).toMatch(/^line 349999 /);
@@ -73,8 +88,8 @@ describe('the CLI line index cache', () => {
   it('answers count from a complete index', async () => {
     const path = await tempFile(bigLog, 'big.log');
     expect((await runCli(['count', path])).stdout.toString()).toBe(`${lineCount}\n`);
-    await tamper((index) => {
-      index.newlineCount += 5;
+    await tamper((entry) => {
+      entry.header.newlineCount += 5;
     });
     expect((await runCli(['count', path])).stdout.toString()).toBe(`${lineCount + 5}\n`);
     const stat = JSON.parse((await runCli(['stat', path])).stdout.toString());
@@ -91,11 +106,13 @@ describe('the CLI line index cache', () => {
     expect(await cacheFiles()).toEqual([]);
   });
 
-  it('removes entries unused for 30 days when it saves another', async () => {
+  it('removes entries unused for 30 days, and those of the msgpack format, when it saves another', async () => {
     const directory = join(cacheDirectory, 'line-index');
     await mkdir(directory, { recursive: true });
-    const stale = join(directory, `${'0'.repeat(64)}.msgpack`);
-    const recent = join(directory, `${'1'.repeat(64)}.msgpack`);
+    const stale = join(directory, '2049-1234.index');
+    const recent = join(directory, '2049-5678.index');
+    const oldFormat = join(directory, `${'2'.repeat(64)}.msgpack`);
+    await writeFile(oldFormat, 'an index in the format before, used today');
     await writeFile(stale, 'an index of a log rotated away long ago');
     await writeFile(recent, 'an index used last week');
     const longAgo = new Date(Date.now() - 40 * 86_400_000);
@@ -108,13 +125,14 @@ describe('the CLI line index cache', () => {
     expect(names).toHaveLength(2);
     expect(names).toContain(recent);
     expect(names).not.toContain(stale);
+    expect(names).not.toContain(oldFormat);
   });
 
   it('ignores a corrupt cache entry', async () => {
     const path = await tempFile(bigLog, 'big.log');
     await runCli(['count', path]);
     const [file] = await cacheFiles();
-    await writeFile(file as string, 'not msgpack at all');
+    await writeFile(file as string, 'not an index at all');
     expect((await runCli(['lines', '5', '5', path])).stdout.toString()).toMatch(/^line 5 /);
     expect((await runCli(['count', path])).stdout.toString()).toBe(`${lineCount}\n`);
   });

@@ -51,6 +51,44 @@ describe('LineIndex', () => {
     expect(index.lineCount).toBe(200_000);
   });
 
+  it('restores from a snapshot of arrays or of Float64Arrays, and keeps appending from there', () => {
+    const text = Buffer.from(numberedLines(20_000));
+    const whole = new LineIndex({ stride: 1024 });
+    whole.append(text);
+    const half = new LineIndex({ stride: 1024 });
+    half.append(text.subarray(0, 200_000));
+    const snapshot = half.snapshot();
+    expect(snapshot.lines.length).toBeGreaterThan(64); // past the first growth of its arrays
+    const restored = [
+      LineIndex.fromSnapshot(structuredClone(snapshot)),
+      LineIndex.fromSnapshot({
+        ...snapshot,
+        lines: Float64Array.from(snapshot.lines),
+        offsets: Float64Array.from(snapshot.offsets),
+      }),
+    ];
+    for (const index of restored) {
+      index.append(text.subarray(200_000));
+      expect(index.snapshot()).toEqual(whole.snapshot());
+      for (const line of [0, 1_000, 9_999, 19_999]) {
+        expect(index.checkpointFor(line)).toEqual(whole.checkpointFor(line));
+      }
+    }
+  });
+
+  it.each([
+    ['a fractional line', { lines: [0, 2.5] }],
+    ['lines out of order', { lines: [0, 9, 5], offsets: [0, 10, 20] }],
+    ['NaN', { offsets: Float64Array.of(0, Number.NaN) }],
+    ['an offset past the bytes covered', { offsets: [0, 5_000] }],
+    ['arrays of different lengths', { offsets: [0] }],
+  ])('rejects a snapshot with %s', (_, change) => {
+    const snapshot = { stride: 64, byteLength: 100, newlineCount: 10, endsWithNewline: true };
+    expect(() =>
+      LineIndex.fromSnapshot({ ...snapshot, lines: [0, 5], offsets: [0, 50], ...change }),
+    ).toThrow(expect.objectContaining({ code: 'E_INVALID_ARGUMENT' }));
+  });
+
   it('finds a line near the end by reading at most one stride from its checkpoint', async () => {
     const text = numberedLines(300_000);
     const path = await tempFile(text);

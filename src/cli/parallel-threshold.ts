@@ -1,4 +1,4 @@
-import { defaultThreadCount } from '../spool/parallel-ranges.js';
+import { defaultThreadCount } from '../spool/thread-count.js';
 import type { CachedFile } from './line-index-cache.js';
 
 /** Below this, starting worker threads costs more than it saves. */

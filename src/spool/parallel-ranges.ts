@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   abortError,
@@ -9,6 +8,7 @@ import {
 import { FileSpoolReader } from './file-spool-reader.js';
 import { seekLine } from './seek-line.js';
 import type { SpoolReader } from './spool-reader.js';
+import { defaultThreadCount } from './thread-count.js';
 
 /**
  * A byte range that starts at a line start and ends at the next part's, so parts hold whole
@@ -22,21 +22,6 @@ import type { SpoolReader } from './spool-reader.js';
 export interface ByteRange {
   start: number;
   end: number;
-}
-
-/**
- * How many threads a parallel scan uses by default: `SPOOLFORGE_THREADS` when set, else the
- * machine's parallelism, at most 4 (past that, memory bandwidth is the limit).
- *
- * @example
- * ```ts
- * defaultThreadCount(); // 2 on a 2-core machine
- * ```
- */
-export function defaultThreadCount(): number {
-  const configured = Number(process.env.SPOOLFORGE_THREADS);
-  if (Number.isInteger(configured) && configured > 0) return configured;
-  return Math.min(availableParallelism(), 4);
 }
 
 /**
@@ -104,7 +89,7 @@ export async function fileParts(
  *
  * @example
  * ```ts
- * const counts = await runInWorkers<number>(new URL('./count-worker.js', import.meta.url), tasks);
+ * const snapshots = await runInWorkers<LineIndexSnapshot>(workerUrl('spool/line-index-worker.js'), tasks);
  * ```
  */
 export function runInWorkers<Result>(
