@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/run-cli.js';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
@@ -33,6 +34,27 @@ describe('CLI errors', () => {
     expect(result.stdout.length).toBe(0);
     expect(result.stderr.split('\n')[0]).toBe(message);
     if (args[0] !== 'frobnicate') expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('prints its usage on standard output for --help and -h', async () => {
+    for (const flag of ['--help', '-h']) {
+      const result = await runCli([flag]);
+      expect(result.status).toBe(0);
+      expect(result.stdout.toString()).toMatch(/^Usage:\n {2}spoolforge head/);
+      expect(result.stdout.toString()).toContain('Exit status: 0 found/ok');
+    }
+  });
+
+  it('delivers every byte to a pipe its reader leaves full for a while', async () => {
+    const path = await tempFile('0123456789abcdef\n'.repeat(600_000)); // 10 MiB, far past a pipe
+    const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path]);
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).resume();
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect(status).toBe(0);
+    expect(Buffer.concat(chunks).equals(await readFile(path))).toBe(true);
   });
 
   it('exits 1 when grep selects nothing, 0 when it does', async () => {

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { fs } from '../shared/node-fs.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
 import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
@@ -13,7 +13,7 @@ import type { SpoolReader } from '../spool/spool-reader.js';
  *
  * @example
  * ```ts
- * const source = await openSource('build.log', process.stdin);
+ * const source = await openSource('build.log', () => process.stdin);
  * for await (const chunk of source.chunks()) process.stdout.write(chunk);
  * await source.close();
  * ```
@@ -35,14 +35,14 @@ export interface CliSource {
  *
  * @example
  * ```ts
- * const source = await openSource('-', process.stdin);
+ * const source = await openSource('-', () => process.stdin);
  * ```
  */
 export async function openSource(
   operand: string,
-  stdin: AsyncIterable<Uint8Array>,
+  stdin: () => AsyncIterable<Uint8Array>,
 ): Promise<CliSource> {
-  if (operand === '-') return streamSource(stdin);
+  if (operand === '-') return streamSource(stdin());
   if (/^https?:\/\//i.test(operand)) {
     // Range requests: head, tail and lines read a block or two; grep and count stream it.
     const { HttpSpoolReader } = await import('../spool/http-spool-reader.js');
@@ -53,7 +53,7 @@ export async function openSource(
     throw fileError(operand, error);
   });
   if (stats.isDirectory()) throw fileError(operand, Object.assign(new Error(), { code: 'EISDIR' }));
-  if (!stats.isFile()) return streamSource(createReadStream(operand));
+  if (!stats.isFile()) return streamSource(fs.createReadStream(operand));
   return readerSource(new FileSpoolReader(operand), stats.size, { path: operand, stats });
 }
 

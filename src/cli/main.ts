@@ -37,12 +37,12 @@ const commands: Record<string, () => Promise<Command>> = {
  */
 async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h') {
-    context.output.writeText(usage);
-    return 0;
-  }
   const load = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
   try {
+    if (name === '--help' || name === '-h') {
+      context.output.writeText(usage);
+      return 0;
+    }
     if (!load) {
       context.stderr.write(
         `spoolforge: ${name ? `unknown command '${name}'` : 'missing command'}\n${usage}`,
@@ -61,10 +61,16 @@ async function runCli(argv: readonly string[], context: CliContext): Promise<num
   }
 }
 
-const output = new Output(process.stdout);
+const output = new Output(1, () => process.stdout);
 const status = await runCli(process.argv.slice(2), {
-  stdin: process.stdin,
+  // Getters: creating a stdio stream costs start-up time (a pipe's loads `net`), and most runs
+  // never read standard input or write to standard error.
+  get stdin() {
+    return process.stdin;
+  },
   output,
-  stderr: process.stderr,
+  get stderr() {
+    return process.stderr;
+  },
 });
 process.exit(status);

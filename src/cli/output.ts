@@ -1,13 +1,18 @@
 import type { Writable } from 'node:stream';
+import { fs } from '../shared/node-fs.js';
 
 /**
  * Buffered binary output for the CLI: lines are copied into 64 KiB blocks so a million matches
  * cost a few hundred writes, and `drain()` applies the consumer's back-pressure between input
  * blocks. A closed pipe (`| head`) ends the output quietly.
  *
+ * Given a file descriptor, blocks are written with `writeSync`, as Node writes a file, a pipe or
+ * a terminal on standard output anyway, without creating the stream (a few milliseconds of a
+ * `tail`'s start-up); a descriptor that would block (`EAGAIN`) hands over to `stream()`.
+ *
  * @example
  * ```ts
- * const output = new Output(process.stdout);
+ * const output = new Output(1, () => process.stdout);
  * output.write(lineBytes);
  * output.writeText('\n');
  * await output.end();
@@ -15,18 +20,22 @@ import type { Writable } from 'node:stream';
  */
 export class Output {
   static readonly blockSize = 64 * 1024;
-  readonly #stream: Writable;
+  #descriptor: number | undefined;
+  readonly #openStream: () => Writable;
+  #stream: Writable | undefined;
   #block = Buffer.allocUnsafe(Output.blockSize);
   #length = 0;
   #closed = false;
   #error: Error | undefined;
 
-  constructor(stream: Writable) {
-    this.#stream = stream;
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') this.#error = error;
-      this.#closed = true;
-    });
+  constructor(target: Writable | number, stream?: () => Writable) {
+    if (typeof target === 'number') {
+      this.#descriptor = target;
+      this.#openStream = stream ?? (() => process.stdout);
+    } else {
+      this.#openStream = () => target;
+      this.#useStream();
+    }
   }
 
   /** True once the reader went away; callers stop producing. */
@@ -53,13 +62,14 @@ export class Output {
   /** Flushes and waits until the stream can take more. */
   async drain(): Promise<void> {
     this.#flush();
-    if (this.#closed || !this.#stream.writableNeedDrain) return;
+    const stream = this.#stream;
+    if (this.#closed || !stream?.writableNeedDrain) return;
     await new Promise<void>((resolve) => {
       const done = () => {
-        this.#stream.off('drain', done).off('close', done).off('error', done);
+        stream.off('drain', done).off('close', done).off('error', done);
         resolve();
       };
-      this.#stream.on('drain', done).on('close', done).on('error', done);
+      stream.on('drain', done).on('close', done).on('error', done);
     });
   }
 
@@ -69,9 +79,10 @@ export class Output {
    */
   async end(): Promise<void> {
     this.#flush();
-    if (!this.#closed) {
+    const stream = this.#stream;
+    if (!this.#closed && stream) {
       // Write callbacks run in order, so this one fires once everything before it is written.
-      await new Promise<void>((resolve) => this.#stream.write(Buffer.alloc(0), () => resolve()));
+      await new Promise<void>((resolve) => stream.write(Buffer.alloc(0), () => resolve()));
     }
     if (this.#error) throw this.#error;
   }
@@ -84,6 +95,30 @@ export class Output {
   }
 
   #send(bytes: Uint8Array): void {
-    if (!this.#closed) this.#stream.write(bytes);
+    if (this.#closed) return;
+    let written = 0;
+    while (this.#descriptor !== undefined && written < bytes.length) {
+      try {
+        written += fs.writeSync(this.#descriptor, bytes, written);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') this.#useStream();
+        else this.#fail(error as NodeJS.ErrnoException);
+      }
+    }
+    if (this.#stream && !this.#closed && written < bytes.length) {
+      this.#stream.write(written === 0 ? bytes : bytes.subarray(written));
+    }
+  }
+
+  #useStream(): void {
+    this.#descriptor = undefined;
+    this.#stream = this.#openStream();
+    this.#stream.on('error', (error: NodeJS.ErrnoException) => this.#fail(error));
+  }
+
+  #fail(error: NodeJS.ErrnoException): void {
+    if (error.code !== 'EPIPE') this.#error = error;
+    this.#closed = true;
+    this.#descriptor = undefined;
   }
 }

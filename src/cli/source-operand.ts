@@ -20,7 +20,7 @@ export async function withSource(
   if (operands.length < names.length)
     throw usageError(`missing ${names.slice(operands.length).join(' ')}`);
   if (operands.length > names.length) throw usageError(`extra operand '${operands[names.length]}'`);
-  const source = await openSource(operands.at(-1) ?? '-', context.stdin);
+  const source = await openSource(operands.at(-1) ?? '-', () => context.stdin);
   try {
     return await body(source, operands);
   } finally {

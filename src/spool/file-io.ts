@@ -1,5 +1,5 @@
-import { readSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { fs } from '../shared/node-fs.js';
 
 /**
  * Reads up to `length` bytes at `position` into a new buffer, looping over short reads; fewer
@@ -46,7 +46,7 @@ export function readFullyIntoSync(
 ): number {
   let filled = 0;
   while (filled < target.length) {
-    const bytesRead = readSync(
+    const bytesRead = fs.readSync(
       descriptor,
       target,
       filled,
@@ -90,6 +90,6 @@ export async function writeFully(
 export function writeFullySync(descriptor: number, bytes: Uint8Array, position: number): void {
   let written = 0;
   while (written < bytes.length) {
-    written += writeSync(descriptor, bytes, written, bytes.length - written, position + written);
+    written += fs.writeSync(descriptor, bytes, written, bytes.length - written, position + written);
   }
 }

@@ -1,3 +1,4 @@
+import { workerUrl } from '../shared/worker-url.js';
 import { LineIndex, type LineIndexSnapshot } from './line-index.js';
 import { fileParts, runInWorkers } from './parallel-ranges.js';
 
@@ -35,7 +36,7 @@ export async function buildLineIndexInParallel(
   const stride = options.stride ?? LineIndex.defaultStride;
   const parts = await fileParts(path, { threads: options.threads, signal });
   const snapshots = await runInWorkers<LineIndexSnapshot>(
-    new URL('./line-index-worker.js', import.meta.url),
+    workerUrl('spool/line-index-worker.js'),
     parts.map((range) => ({ path, stride, ...range })),
     signal ? { signal } : {},
   );

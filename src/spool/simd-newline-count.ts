@@ -65,8 +65,13 @@ interface Counter {
   window: Uint8Array;
 }
 
-/** Undefined where WebAssembly SIMD is unavailable; callers then count with `indexOf`. */
-const counter = ((): Counter | undefined => {
+/**
+ * Compiled on first use (a CLI `tail` never counts); `null` where WebAssembly SIMD is
+ * unavailable, and callers then count with `indexOf`.
+ */
+let counter: Counter | null | undefined;
+
+function compileCounter(): Counter | null {
   try {
     const { exports } = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes));
     const memory = exports.memory as { buffer: ArrayBuffer };
@@ -75,9 +80,9 @@ const counter = ((): Counter | undefined => {
       window: new Uint8Array(memory.buffer, 0, windowBytes),
     };
   } catch {
-    return undefined;
+    return null;
   }
-})();
+}
 
 /**
  * Counts `\n` in the whole 64-byte groups at the start of `bytes[start, end)` with SIMD, and
@@ -93,6 +98,7 @@ export function countNewlinesSimd(
   start: number,
   end: number,
 ): { count: number; countedTo: number } | undefined {
+  counter ??= compileCounter();
   if (!counter) return undefined;
   let count = 0;
   let position = start;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { chmod, type FileHandle, mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onExit } from 'signal-exit';
+import { fs } from '../shared/node-fs.js';
 
 const directories = new Map<string, Promise<string>>();
 const createdDirectories = new Set<string>();
@@ -59,7 +59,7 @@ async function createDirectory(parent: string): Promise<string> {
     // On a normal exit and on a fatal signal (SIGINT, SIGTERM, …) alike; exit handlers must be
     // synchronous, hence rmSync.
     onExit(() => {
-      for (const path of createdDirectories) rmSync(path, { recursive: true, force: true });
+      for (const path of createdDirectories) fs.rmSync(path, { recursive: true, force: true });
     });
   }
   return directory;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { throwIfAborted } from '../../shared/spoolforge-error.js';
+import { workerUrl } from '../../shared/worker-url.js';
 import { fileParts } from '../../spool/parallel-ranges.js';
 import { WorkerInbox } from '../../spool/worker-inbox.js';
 import { compileMatcher, type PatternOptions } from './compile-matcher.js';
@@ -101,7 +102,7 @@ export async function parallelGrepScan(
       maxCount,
       creditBytes,
     };
-    return new Worker(new URL('./grep-scan-worker.js', import.meta.url), {
+    return new Worker(workerUrl('artifact/grep/grep-scan-worker.js'), {
       workerData: task,
       // Per-line garbage dies young: a small nursery is collected often at no cost in speed,
       // and keeps each thread's share of RSS small.
