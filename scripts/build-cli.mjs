@@ -4,12 +4,14 @@
 // packages stay external. Workers are found through src/shared/worker-url.ts, which works from
 // dist/cli/ as well as from dist/shared/.
 import { chmodSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const outdir = new URL('../dist/cli/', import.meta.url).pathname;
+const outdir = fileURLToPath(new URL('../dist/cli/', import.meta.url));
 rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: no stale ones
 await build({
-  entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
+  entryPoints: [fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))],
   outdir,
   bundle: true,
   splitting: true,
@@ -20,4 +22,4 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-chmodSync(`${outdir}main.js`, 0o755);
+chmodSync(join(outdir, 'main.js'), 0o755);

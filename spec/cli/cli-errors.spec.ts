@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/run-cli.js';
@@ -43,6 +44,12 @@ describe('CLI errors', () => {
       expect(result.stdout.toString()).toMatch(/^Usage:\n {2}spoolforge head/);
       expect(result.stdout.toString()).toContain('Exit status: 0 found/ok');
     }
+  });
+
+  it.runIf(existsSync('/dev/full'))('fails with exit 2 when its output cannot be written', () => {
+    const result = spawnSync('bash', ['-c', `node ${cliPath} --help > /dev/full`]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.toString()).toMatch(/^spoolforge: ENOSPC: no space left on device/);
   });
 
   it('delivers every byte to a pipe its reader leaves full for a while', async () => {

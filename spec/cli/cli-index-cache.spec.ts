@@ -96,6 +96,17 @@ describe('the CLI line index cache', () => {
     expect(stat).toEqual({ bytes: Buffer.byteLength(bigLog), lines: lineCount + 5, kind: 'text' });
   });
 
+  it('ignores an entry that claims more bytes than the file has', async () => {
+    const path = await tempFile(bigLog, 'big.log');
+    await runCli(['count', path]);
+    await tamper((entry) => {
+      entry.header.byteLength = (entry.header.byteLength as number) + 1_000_000;
+      entry.header.newlineCount += 5;
+    });
+    const stat = JSON.parse((await runCli(['stat', path])).stdout.toString());
+    expect(stat).toEqual({ bytes: Buffer.byteLength(bigLog), lines: lineCount, kind: 'text' });
+  });
+
   it('keeps nothing for small files, and nothing at all when turned off', async () => {
     const small = await tempFile('a\nb\nc\n');
     expect((await runCli(['lines', '2', '2', small])).stdout.toString()).toBe('b\n');

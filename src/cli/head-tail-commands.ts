@@ -2,6 +2,7 @@ import { readerChunks } from '../spool/reader-chunks.js';
 import { tailOffset } from '../spool/tail-offset.js';
 import type { Command } from './cli-context.js';
 import { copyBytes, copyLines } from './copy-lines.js';
+import { copyIndexedLines } from './indexed-lines.js';
 import { parseArguments, parseCount, usageError } from './parse-arguments.js';
 import { withSource } from './source-operand.js';
 
@@ -89,8 +90,6 @@ export const linesCommand: Command = async (argv, context) => {
       const start = parseCount(first ?? '', 'START').value;
       const end = parseCount(last ?? '', 'END').value;
       if (start === 0) throw usageError('invalid usage of line address 0');
-      // Loaded here: the index cache brings msgpack and crypto, which head and tail never need.
-      const { copyIndexedLines } = await import('./indexed-lines.js');
       await copyIndexedLines(source, start - 1, Math.max(start, end), context.output);
       return 0;
     },

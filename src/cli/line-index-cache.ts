@@ -177,6 +177,8 @@ function decodeEntry(file: CachedFile, bytes: Buffer): LineIndex | undefined {
   if (!matches || !Number.isSafeInteger(count) || bytes.length !== dataStart + count * 16) {
     return undefined;
   }
+  // The index covers a prefix of the file: checkpoints bounded by it stay inside the file.
+  if (!(header.byteLength <= file.stats.size)) return undefined;
   // A view needs 8-byte alignment in its buffer: readFile's own buffer has it, a copy does too.
   const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
   const checkpoints = (start: number) =>

@@ -50,7 +50,7 @@ export interface LineIndexSnapshot {
 
 /**
  * What {@link LineIndex.fromSnapshot} restores from: a {@link LineIndexSnapshot}, or the same
- * with its checkpoints as `Float64Array`s (a binary cache file read without a copy to numbers).
+ * with its checkpoints as `Float64Array`s (views of a binary cache file, taken over uncopied).
  *
  * @example
  * ```ts
@@ -80,8 +80,8 @@ export class LineIndex {
   readonly stride: number;
   // Growable float64 arrays (the first `#checkpointCount` entries are used): restoring a cached
   // index is one copy, not a number at a time.
-  #lines = new Float64Array(64);
-  #offsets = new Float64Array(64);
+  #lines: Float64Array<ArrayBufferLike> = new Float64Array(64);
+  #offsets: Float64Array<ArrayBufferLike> = new Float64Array(64);
   #checkpointCount = 1;
   #byteLength = 0;
   #newlineCount = 0;
@@ -109,7 +109,8 @@ export class LineIndex {
 
   /**
    * Rebuilds an index from {@link LineIndex.snapshot}'s data, checking it is well formed (a
-   * corrupt cache or sidecar gives `E_INVALID_ARGUMENT`, never wrong line numbers).
+   * corrupt cache or sidecar gives `E_INVALID_ARGUMENT`, never wrong line numbers). Arrays are
+   * copied; `Float64Array`s are taken over, so the caller must not change them afterwards.
    */
   static fromSnapshot(snapshot: LineIndexSnapshotView): LineIndex {
     const { stride, byteLength, newlineCount, endsWithNewline, lines, offsets } = snapshot;
@@ -131,10 +132,11 @@ export class LineIndex {
       throw new SpoolforgeError('E_INVALID_ARGUMENT', 'Not a well-formed line index snapshot');
     }
     const index = new LineIndex({ stride });
-    const copy = (values: ArrayLike<number>) =>
-      values instanceof Float64Array ? values.slice() : Float64Array.from(values);
-    index.#lines = copy(lines);
-    index.#offsets = copy(offsets);
+    // Float64Arrays are taken over: a cache file's views become the index without a copy.
+    const adopt = (values: ArrayLike<number>) =>
+      values instanceof Float64Array ? values : Float64Array.from(values);
+    index.#lines = adopt(lines);
+    index.#offsets = adopt(offsets);
     index.#checkpointCount = lines.length;
     index.#byteLength = byteLength;
     index.#newlineCount = newlineCount;

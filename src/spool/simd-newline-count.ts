@@ -98,7 +98,7 @@ export function countNewlinesSimd(
   start: number,
   end: number,
 ): { count: number; countedTo: number } | undefined {
-  counter ??= compileCounter();
+  if (counter === undefined) counter = compileCounter(); // null: no SIMD here, tried once
   if (!counter) return undefined;
   let count = 0;
   let position = start;
