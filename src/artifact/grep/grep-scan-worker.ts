@@ -91,7 +91,14 @@ async function scanPart(): Promise<GrepPartMessage> {
     let selected = 0;
     let lastToPrint = Number.POSITIVE_INFINITY;
     const { matchCount, nextLineNumber } = await grepScan(
-      readerChunks(reader, { start: scanStart, end: task.end, reuseBuffers: true }),
+      readerChunks(reader, {
+        start: scanStart,
+        end: task.end,
+        reuseBuffers: true,
+        // Measured: a part's scan spends more per chunk than the main thread's, and on two
+        // threads 128 KiB reads beat 64 KiB ones (4 GiB grep -c: 0.63 s against 0.74 s).
+        recycledChunkSize: 128 * 1024,
+      }),
       {
         matcher,
         invert: task.invert,
