@@ -70,8 +70,11 @@ function rareLiteral(rows: readonly ResultRow[]): Evaluation {
     ratioVsGnu <= 1
       ? `${times(1 / ratioVsGnu)} faster than GNU grep`
       : `${times(ratioVsGnu)} GNU grep's time (slower)`;
+  // What ripgrep itself manages against GNU on this machine says whether 3× is reachable.
+  const ripgrep = cliRow(rows, 'rare-literal', 'ripgrep')?.ratioVsGnu;
+  const reference = ripgrep ? ` (ripgrep: ${times(1 / ripgrep)} faster than GNU grep)` : '';
   return {
-    measured: `${times(ratioVsRipgrep)} rg, ${versusGnu}`,
+    measured: `${times(ratioVsRipgrep)} rg, ${versusGnu}${reference}`,
     met: ratioVsRipgrep <= 1.5 && 1 / ratioVsGnu >= 3,
   };
 }
