@@ -35,7 +35,8 @@ function rejectUnpairedToolCalls(messages: ChatMessage[]) {
     );
   for (const [index, message] of messages.entries()) {
     if (message.role === 'tool') {
-      if (!open.delete(message.tool_call_id ?? '') && openAt < 0) {
+      // A result must answer a call of the assistant message before it, and only once.
+      if (!open.delete(message.tool_call_id ?? '')) {
         return invalidRequest(
           "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
           index,

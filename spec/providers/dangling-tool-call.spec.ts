@@ -180,6 +180,30 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
     },
   );
 
+  it('rejects a result for a call the assistant message before it did not make', async () => {
+    model = await startScriptedModel({ wires: [api.wire], script: () => ({ text: summaryReply }) });
+    const [first] = api.ids;
+    const history: ConversationMessage[] = [
+      { role: 'user', content: 'Build it.' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: first, name: 'run_build', arguments: '{}' }],
+      },
+      { role: 'tool', toolCallId: first, toolName: 'run_build', content: 'exit 0' },
+      // Right after a call that is answered: another result, for an id no message called.
+      {
+        role: 'tool',
+        toolCallId: `${first.slice(0, -1)}9`,
+        toolName: 'run_build',
+        content: 'exit 2',
+      },
+    ];
+    const sent = api.sendNaively(model.url, history);
+    await expect(sent).rejects.toBeInstanceOf(api.errorClass);
+    await expect(sent).rejects.toMatchObject({ status: 400 });
+  });
+
   it('fails naively on a result whose call is gone, and compact() quotes it instead', async () => {
     model = await startScriptedModel({ wires: [api.wire], script: () => ({ text: summaryReply }) });
     const orphanId = `${api.ids[0].slice(0, -1)}9`;
