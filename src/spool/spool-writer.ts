@@ -2,16 +2,12 @@ import type { FileHandle } from 'node:fs/promises';
 import { rm } from 'node:fs/promises';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
-import { readFully, readFullyIntoSync, writeFully, writeFullySync } from './file-io.js';
+import { readFully, readFullyIntoSync, writeFully } from './file-io.js';
 import { LineIndex } from './line-index.js';
 import { notReopenable } from './memory-spool-reader.js';
+import { PageCacheWriter } from './page-cache-writer.js';
 import type { ReadOptions, SpoolReader } from './spool-reader.js';
 import { createTempFile } from './temp-directory.js';
-
-/** Writes up to this size may run synchronously (a page-cache copy of tens of microseconds). */
-const synchronousWriteBytes = 1024 * 1024;
-/** A synchronous write slower than this (healthy ones take 20 µs, 4 ms at worst) means the disk is pushing back. */
-const slowWriteMilliseconds = 10;
 
 /**
  * Options for a {@link SpoolWriter}.
@@ -32,7 +28,7 @@ export interface SpoolWriterOptions {
 
 type Storage =
   | { kind: 'memory'; buffer: Buffer }
-  | { kind: 'file'; path: string; handle: FileHandle }
+  | { kind: 'file'; path: string; handle: FileHandle; writer: PageCacheWriter }
   | { kind: 'closed' };
 
 /**
@@ -61,7 +57,6 @@ export class SpoolWriter {
   #length = 0;
   #ended = false;
   #pending: Promise<void> = Promise.resolve();
-  #synchronousWrites = true;
   readonly #encoder = new Utf8ChunkEncoder();
 
   constructor(options: SpoolWriterOptions = {}) {
@@ -148,32 +143,18 @@ export class SpoolWriter {
       };
     } else {
       const file = storage.kind === 'file' ? storage : await this.#spill(storage.buffer);
-      await this.#write(file.handle, bytes);
+      await file.writer.write(bytes, this.#length);
     }
     this.lineIndex.append(bytes);
     this.#length += bytes.length;
   }
 
-  /**
-   * Small writes go straight into the page cache synchronously: a thread-pool round trip per
-   * 64 KiB chunk halves ingestion speed. Once one is slow (the kernel throttling dirty pages on
-   * a slow disk), the rest go through the thread pool, so the event loop is never held long.
-   */
-  async #write(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-    if (this.#synchronousWrites && bytes.length <= synchronousWriteBytes) {
-      const started = performance.now();
-      writeFullySync(handle.fd, bytes, this.#length);
-      if (performance.now() - started > slowWriteMilliseconds) this.#synchronousWrites = false;
-      return;
-    }
-    await writeFully(handle, bytes, this.#length);
-  }
-
-  async #spill(memory: Buffer): Promise<{ path: string; handle: FileHandle }> {
+  async #spill(memory: Buffer) {
     const file = await createTempFile(this.#tempDirectory);
     await writeFully(file.handle, memory.subarray(0, this.#length), 0);
-    this.#storage = { kind: 'file', ...file };
-    return file;
+    const storage = { kind: 'file' as const, ...file, writer: new PageCacheWriter(file.handle) };
+    this.#storage = storage;
+    return storage;
   }
 
   async #read(position: number, length: number, options?: ReadOptions): Promise<Uint8Array> {

@@ -5,8 +5,8 @@ import type { SpoolSource } from '../artifact/spool.js';
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
-import { writeFully } from '../spool/file-io.js';
 import { LineIndex } from '../spool/line-index.js';
+import { PageCacheWriter } from '../spool/page-cache-writer.js';
 
 /**
  * What {@link ingestSource} learnt while the bytes went by.
@@ -43,6 +43,7 @@ export async function ingestSource(
 ): Promise<IngestedSource> {
   const { signal } = options;
   const lineIndex = new LineIndex();
+  const writer = new PageCacheWriter(handle);
   const hash = createHash('sha256');
   const head = Buffer.allocUnsafe(sniffBytes);
   let headLength = 0;
@@ -52,7 +53,7 @@ export async function ingestSource(
     const headPart = bytes.subarray(0, head.length - headLength);
     head.set(headPart, headLength);
     headLength += headPart.length;
-    await writeFully(handle, bytes, lineIndex.byteLength);
+    await writer.write(bytes, lineIndex.byteLength);
     hash.update(bytes);
     lineIndex.append(bytes);
   };
