@@ -1,11 +1,16 @@
 import { compileMatcher } from '../artifact/grep/compile-matcher.js';
 import { type GrepSink, grepScan } from '../artifact/grep/grep-scan.js';
 import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
+import { newline } from '../spool/newlines.js';
 import type { Command } from './cli-context.js';
 import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments, parseCount } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { withSource } from './source-operand.js';
+
+/** GNU grep's separators after a line number: `:` for a selected line, `-` for context. */
+const colon = 0x3a;
+const hyphen = 0x2d;
 
 const grepOptions = [
   { short: 'F', long: 'fixed-strings' },
@@ -49,9 +54,9 @@ export const grepCommand: Command = async (argv, context) => {
     const { output } = context;
     const sink: GrepSink = {
       line(bytes, lineNumber, isMatch) {
-        if (lineNumbers) output.writeText(`${lineNumber + 1}${isMatch ? ':' : '-'}`);
+        if (lineNumbers) output.writeByte(isMatch ? colon : hyphen, lineNumber + 1);
         output.write(bytes);
-        output.writeText('\n');
+        output.writeByte(newline);
         return !output.closed;
       },
       separator: () => output.writeText('--\n'),

@@ -53,10 +53,34 @@ export class Output {
     this.#length += bytes.length;
   }
 
-  /** ASCII text (prefixes, counts, separators). */
+  /** ASCII text (counts, separators, usage). */
   writeText(text: string): void {
     if (this.#length + text.length > this.#block.length) this.#flush();
     this.#length += this.#block.write(text, this.#length, 'latin1');
+  }
+
+  /**
+   * A line's prefix or end without building a string: `value` in decimal when given, then
+   * `byte` (`:` after a line number, `\n` after a line). Called twice per printed line, so it
+   * stores bytes itself rather than call into `Buffer.write`.
+   */
+  writeByte(byte: number, value?: number): void {
+    if (this.#length + 17 > this.#block.length) this.#flush();
+    const block = this.#block;
+    if (value !== undefined) {
+      let digits = 1;
+      for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+      for (
+        let position = this.#length + digits - 1, rest = value;
+        position >= this.#length;
+        position--
+      ) {
+        block[position] = 0x30 + (rest % 10);
+        rest = Math.floor(rest / 10);
+      }
+      this.#length += digits;
+    }
+    block[this.#length++] = byte;
   }
 
   /** Flushes and waits until the stream can take more. */
