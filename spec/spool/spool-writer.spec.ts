@@ -110,6 +110,17 @@ describe('SpoolWriter', () => {
     expect(Number(stdout.trim())).toBeLessThan(32 * 1024 * 1024);
   });
 
+  it('aborts a source that never waits once it spills to disk', async () => {
+    let produced = 0;
+    async function* inMemory() {
+      for (; produced < 8192; produced++) yield Buffer.alloc(64 * 1024, 97); // 512 MiB
+    }
+    await expect(spool(inMemory(), { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({
+      code: 'E_ABORTED',
+    });
+    expect(produced).toBeLessThan(8192);
+  });
+
   it('aborts a source that has gone silent', async () => {
     const controller = new AbortController();
     async function* silent() {

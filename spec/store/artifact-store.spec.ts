@@ -227,6 +227,19 @@ describe('ArtifactStore', () => {
     expect(await readdir(join(store.directory, 'tmp'))).toEqual([]);
   });
 
+  it('aborts a put from a source that never waits (the writes let the abort in)', async () => {
+    const store = await openStore();
+    let produced = 0;
+    async function* inMemory() {
+      // 512 MiB if nothing stopped it; each chunk is ready at once.
+      for (; produced < 8192; produced++) yield Buffer.alloc(64 * 1024, 97);
+    }
+    const put = store.put(inMemory(), { signal: AbortSignal.timeout(50) });
+    expect(await errorCode(put)).toBe('E_ABORTED');
+    expect(produced).toBeLessThan(8192);
+    expect(await readdir(join(store.directory, 'tmp'))).toEqual([]);
+  });
+
   it('refuses metadata msgpack cannot encode before writing anything', async () => {
     const store = await openStore();
     const put = store.put('x', { metadata: { callback: () => 1 } });

@@ -60,8 +60,9 @@ export class Output {
   }
 
   /**
-   * A line's prefix or end without building a string: `value` in decimal when given, then
-   * `byte` (`:` after a line number, `\n` after a line). Called twice per printed line, so it
+   * A line's prefix or end without building a string: `value` (a non-negative safe integer,
+   * at most 16 digits) in decimal when given, then `byte` (`:` after a line number, `\n` after
+   * a line). Called twice per printed line, so it
    * stores bytes itself rather than call into `Buffer.write`.
    */
   writeByte(byte: number, value?: number): void {

@@ -5,12 +5,18 @@ import { writeFully, writeFullySync } from './file-io.js';
 const synchronousWriteBytes = 1024 * 1024;
 /** A synchronous write slower than this (healthy ones take 20 µs, 4 ms at worst) means the disk is pushing back. */
 const slowWriteMilliseconds = 10;
+/**
+ * After this many bytes written synchronously, a write waits one turn of the event loop, so a
+ * source that never waits itself (an in-memory generator) still lets timers and aborts in.
+ */
+const bytesBetweenYields = 8 * 1024 * 1024;
 
 /**
  * Writes the chunks of one file as fast as its disk allows. Chunks of up to 1 MiB go straight
  * into the page cache synchronously: a thread-pool round trip per 64 KiB chunk halves ingestion
  * speed. Once one is slow (the kernel throttling dirty pages on a slow disk), the rest go
- * through the thread pool, so the event loop is never held long.
+ * through the thread pool, so the event loop is never held long; synchronous writes also wait
+ * a turn every 8 MiB.
  *
  * @example
  * ```ts
@@ -21,6 +27,7 @@ const slowWriteMilliseconds = 10;
 export class PageCacheWriter {
   readonly #handle: FileHandle;
   #synchronous = true;
+  #sinceYield = 0;
 
   constructor(handle: FileHandle) {
     this.#handle = handle;
@@ -32,6 +39,11 @@ export class PageCacheWriter {
       const started = performance.now();
       writeFullySync(this.#handle.fd, bytes, position);
       if (performance.now() - started > slowWriteMilliseconds) this.#synchronous = false;
+      this.#sinceYield += bytes.length;
+      if (this.#sinceYield >= bytesBetweenYields) {
+        this.#sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       return;
     }
     await writeFully(this.#handle, bytes, position);
