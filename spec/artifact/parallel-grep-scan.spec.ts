@@ -50,8 +50,16 @@ async function printed(
       return true;
     },
     separator: () => void out.push('--\n'),
+    // As the CLI's: without line numbers, a part's output may come whole (one pass never).
+    ...(options.lineNumbers
+      ? {}
+      : { text: (lines: Uint8Array) => out.push(Buffer.from(lines).toString('latin1')) > 0 }),
   };
   const { matchCount } = await scan(sink);
+  if (!options.countOnly && !options.context && !options.lineNumbers) {
+    // Printing only the selected lines: the count is the lines printed, however they came.
+    expect(matchCount).toBe(out.join('').split('\n').length - 1);
+  }
   if (options.countOnly) out.push(`${matchCount}\n`);
   return out.join('');
 }
@@ -170,6 +178,35 @@ describe('parallel grep scan', () => {
     const actual = await inParts(path, 'ERROR', { ...options, threads: 4, creditBytes: 1 });
     expect(actual).toBe(expected);
     expect(actual.length).toBeGreaterThan(500_000);
+  });
+
+  it('hands over whole batches of plain output in part order, waiting for credit', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(200_000, 7));
+    const options = readFlags(['-v']);
+    const expected = await onePass(path, 'ERROR', options);
+    const actual = await inParts(path, 'ERROR', { ...options, threads: 4, creditBytes: 1 });
+    expect(actual).toBe(expected);
+    expect(actual.length).toBeGreaterThan(4 * 256 * 1024); // more than a batch per part
+  });
+
+  it('stops when a plain sink asks to, and counts what it printed', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(40_000, 9));
+    let batches = 0;
+    const result = await parallelGrepScan(
+      path,
+      'x',
+      { threads: 4 },
+      {
+        line: () => true,
+        separator: () => undefined,
+        text: () => ++batches < 2,
+      },
+    );
+    expect(result).toMatchObject({ stoppedBySink: true });
+    expect(batches).toBe(2);
+    expect(result.matchCount).toBeGreaterThan(0);
   });
 
   it('stops when the sink asks to, with the lines before in order', async () => {

@@ -52,8 +52,11 @@ describe('CLI errors', () => {
     expect(result.stderr.toString()).toMatch(/^spoolforge: ENOSPC: no space left on device/);
   });
 
-  it('delivers every byte to a pipe its reader leaves full for a while', async () => {
-    const path = await tempFile('0123456789abcdef\n'.repeat(600_000)); // 10 MiB, far past a pipe
+  it.each([
+    ['one pass', 600_000], // 10 MiB, far past a pipe's buffer
+    ['parallel parts', 4_400_000], // 70 MiB: parts hand over their output whole
+  ])('delivers every byte to a pipe its reader leaves full for a while (%s)', async (_, lines) => {
+    const path = await tempFile('0123456789abcdef\n'.repeat(lines));
     const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path]);
     child.stdout.pause();
     await new Promise((resolve) => setTimeout(resolve, 300));

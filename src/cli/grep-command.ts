@@ -52,6 +52,12 @@ export const grepCommand: Command = async (argv, context) => {
   return withSource(operands, ['PATTERN', 'SOURCE'], context, async (source, [pattern]) => {
     const patternOptions = { fixed: options.has('F'), ignoreCase: options.has('i') };
     const { output } = context;
+    // Without -n each selected line is printed as it is: a parallel scan's parts hand over
+    // their output whole (text), and one pass goes line by line.
+    const writeLines = (lines: Uint8Array) => {
+      output.write(lines);
+      return !output.closed;
+    };
     const sink: GrepSink = {
       line(bytes, lineNumber, isMatch) {
         if (lineNumbers) output.writeByte(isMatch ? colon : hyphen, lineNumber + 1);
@@ -60,6 +66,7 @@ export const grepCommand: Command = async (argv, context) => {
         return !output.closed;
       },
       separator: () => output.writeText('--\n'),
+      ...(lineNumbers ? {} : { text: writeLines }),
     };
     const scanOptions = {
       invert: options.has('v'),

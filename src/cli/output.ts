@@ -46,7 +46,7 @@ export class Output {
   write(bytes: Uint8Array): void {
     if (this.#length + bytes.length > this.#block.length) this.#flush();
     if (bytes.length >= this.#block.length) {
-      this.#send(Buffer.from(bytes));
+      this.#send(bytes, false);
       return;
     }
     this.#block.set(bytes, this.#length);
@@ -114,12 +114,17 @@ export class Output {
 
   #flush(): void {
     if (this.#length === 0) return;
-    this.#send(this.#block.subarray(0, this.#length));
+    this.#send(this.#block.subarray(0, this.#length), true);
     this.#block = Buffer.allocUnsafe(Output.blockSize);
     this.#length = 0;
   }
 
-  #send(bytes: Uint8Array): void {
+  /**
+   * `owned`: the bytes are this output's own block, never reused. Others are copied when they
+   * go to the stream, which writes later, after the caller may have reused them (a parallel
+   * scan hands its batch back to the worker); `writeSync` is done with them on return.
+   */
+  #send(bytes: Uint8Array, owned: boolean): void {
     if (this.#closed) return;
     let written = 0;
     while (this.#descriptor !== undefined && written < bytes.length) {
@@ -131,7 +136,8 @@ export class Output {
       }
     }
     if (this.#stream && !this.#closed && written < bytes.length) {
-      this.#stream.write(written === 0 ? bytes : bytes.subarray(written));
+      const rest = bytes.subarray(written);
+      this.#stream.write(owned ? rest : Buffer.from(rest));
     }
   }
 

@@ -16,24 +16,46 @@ export const batchBytes = 256 * 1024;
  * ```
  */
 export class GrepRecordWriter {
+  readonly #plain: boolean;
   #buffer = Buffer.allocUnsafeSlow(batchBytes);
   #length = 0;
+  #recordCount = 0;
   /** Batches the reader sent back once written: reused, so output allocates nothing. */
   readonly #spare: ArrayBuffer[] = [];
+
+  /**
+   * `plain`: each record is the line and a `\n`, no header: the batch is the output itself,
+   * for a {@link GrepSink.text} sink.
+   */
+  constructor(options: { plain?: boolean } = {}) {
+    this.#plain = options.plain ?? false;
+  }
 
   /** Bytes collected since the last {@link take}. */
   get size(): number {
     return this.#length;
   }
 
+  /** Records collected since the last {@link take}. */
+  get recordCount(): number {
+    return this.#recordCount;
+  }
+
   add(bytes: Uint8Array, lineNumber: number, selected: boolean): void {
-    const needed = this.#length + headerBytes + bytes.length;
+    this.#recordCount++;
+    const needed = this.#length + (this.#plain ? 1 : headerBytes) + bytes.length;
     if (needed > this.#buffer.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#buffer.length * 2));
       this.#buffer.copy(grown, 0, 0, this.#length);
       this.#buffer = grown;
     }
     const buffer = this.#buffer;
+    if (this.#plain) {
+      buffer.set(bytes, this.#length);
+      buffer[this.#length + bytes.length] = 0x0a;
+      this.#length = needed;
+      return;
+    }
     let position = buffer.writeUInt8(selected ? 1 : 0, this.#length);
     position = buffer.writeDoubleLE(lineNumber, position);
     position = buffer.writeUInt32LE(bytes.length, position);
@@ -47,6 +69,7 @@ export class GrepRecordWriter {
     const spare = this.#spare.pop();
     this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(batchBytes);
     this.#length = 0;
+    this.#recordCount = 0;
     return taken;
   }
 

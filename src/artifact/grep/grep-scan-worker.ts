@@ -34,6 +34,8 @@ export interface GrepPartTask {
   maxCount: number;
   /** Posted bytes not yet acknowledged above which the worker waits for the main thread. */
   creditBytes: number;
+  /** Batches are the printed text itself (each selected line and `\n`), not records. */
+  plain: boolean;
 }
 
 /**
@@ -46,11 +48,11 @@ export interface GrepPartTask {
  * ```
  */
 export type GrepPartMessage =
-  | { records: Uint8Array; scanned: number }
+  | { records: Uint8Array; recordCount: number; scanned: number }
   | { done: { selected: number; lineCount: number } };
 
 const task = workerData as GrepPartTask;
-const writer = new GrepRecordWriter();
+const writer = new GrepRecordWriter({ plain: task.plain });
 let unacknowledged = 0;
 let wake: (() => void) | undefined;
 // The main thread sends each batch's buffer back once it wrote it.
@@ -78,10 +80,12 @@ async function scanPart(): Promise<GrepPartMessage> {
     }
     let lastPost = Date.now();
     const post = async (scanned: number) => {
+      const { recordCount } = writer;
       const records = writer.take();
       unacknowledged += records.buffer.byteLength;
       lastPost = Date.now();
-      parentPort?.postMessage({ records, scanned }, [records.buffer as ArrayBuffer]);
+      const message: GrepPartMessage = { records, recordCount, scanned };
+      parentPort?.postMessage(message, [records.buffer as ArrayBuffer]);
       while (unacknowledged > task.creditBytes) {
         await new Promise<void>((resolve) => {
           wake = resolve;

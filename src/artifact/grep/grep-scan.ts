@@ -18,6 +18,12 @@ export interface GrepSink {
   line(bytes: Uint8Array, lineNumber: number, isMatch: boolean): boolean | undefined;
   /** Between two printed groups that are not adjacent, when context was asked for. */
   separator(): void;
+  /**
+   * Optional, for a sink that prints each selected line followed by `\n` and nothing else (no
+   * line numbers, no context, no `-m`): a parallel scan then hands over each part's output as
+   * it is, many lines at once, instead of line by line. Return `false` to stop.
+   */
+  text?(lines: Uint8Array): boolean | undefined;
 }
 
 /**

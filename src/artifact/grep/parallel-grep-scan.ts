@@ -86,6 +86,9 @@ export async function parallelGrepScan(
   const context = options.context === true || before > 0 || after > 0;
   const countOnly = options.countOnly === true;
   const tracksLines = !countOnly && (options.lineNumbers === true || context);
+  // Nothing but the selected lines is printed: parts send their output as it is.
+  const plain =
+    sink?.text !== undefined && !tracksLines && !countOnly && maxCount === Number.POSITIVE_INFINITY;
   const parts = await fileParts(path, { threads: options.threads, signal });
   const creditBytes = options.creditBytes ?? 4 * 1024 * 1024;
   const workers = parts.map((part) => {
@@ -101,6 +104,7 @@ export async function parallelGrepScan(
       countOnly,
       maxCount,
       creditBytes,
+      plain,
     };
     return new Worker(workerUrl('artifact/grep/grep-scan-worker.js'), {
       workerData: task,
@@ -117,6 +121,7 @@ export async function parallelGrepScan(
   );
   try {
     let total = 0;
+    let printed = 0;
     let firstLineNumber = 0;
     for (const [index, worker] of workers.entries()) {
       const inbox = inboxes[index] as WorkerInbox<GrepPartMessage>;
@@ -130,11 +135,18 @@ export async function parallelGrepScan(
           firstLineNumber += message.done.lineCount;
           break;
         }
-        const goOn = readGrepRecords(message.records, (bytes, lineNumber, selected) =>
-          merge.line(bytes, lineNumber, selected),
-        );
+        printed += message.recordCount;
+        const goOn = plain
+          ? sink?.text?.(message.records) !== false
+          : readGrepRecords(message.records, (bytes, lineNumber, selected) =>
+              merge.line(bytes, lineNumber, selected),
+            );
         await options.onProgress?.(scannedBefore + message.scanned);
-        if (!goOn) return { matchCount: merge.selected, stoppedBySink: merge.stoppedBySink };
+        if (!goOn) {
+          return plain
+            ? { matchCount: printed, stoppedBySink: true }
+            : { matchCount: merge.selected, stoppedBySink: merge.stoppedBySink };
+        }
         const { buffer } = message.records;
         worker.postMessage(buffer, [buffer as ArrayBuffer]);
       }
@@ -142,7 +154,7 @@ export async function parallelGrepScan(
       if (countOnly && total >= maxCount) break;
     }
     return {
-      matchCount: countOnly ? Math.min(total, maxCount) : merge.selected,
+      matchCount: countOnly ? Math.min(total, maxCount) : plain ? printed : merge.selected,
       stoppedBySink: false,
     };
   } finally {
