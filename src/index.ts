@@ -35,12 +35,8 @@ export type {
   ToolMethodDescriptor,
 } from './artifact/forge/tool-method-descriptor.js';
 export { compileMatcher, type PatternOptions } from './artifact/grep/compile-matcher.js';
-export {
-  type GrepScanOptions,
-  type GrepScanResult,
-  type GrepSink,
-  grepScan,
-} from './artifact/grep/grep-scan.js';
+export { type GrepScanOptions, type GrepScanResult, grepScan } from './artifact/grep/grep-scan.js';
+export type { GrepSink } from './artifact/grep/grep-sink.js';
 export {
   BytesLineMatcher,
   CaseFoldingBytesLineMatcher,

@@ -1,5 +1,6 @@
 import { compileMatcher } from '../artifact/grep/compile-matcher.js';
-import { type GrepSink, grepScan } from '../artifact/grep/grep-scan.js';
+import { grepScan } from '../artifact/grep/grep-scan.js';
+import type { GrepSink } from '../artifact/grep/grep-sink.js';
 import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
 import { newline } from '../spool/newlines.js';
 import type { Command } from './cli-context.js';

@@ -1,30 +1,7 @@
 import { type LineBlocksOptions, lineBlocks } from '../../spool/line-blocks.js';
 import { countNewlines, newline } from '../../spool/newlines.js';
+import type { GrepSink } from './grep-sink.js';
 import type { LineMatcher } from './line-matcher.js';
-
-/**
- * What a scan does with the lines it selects, in the order grep prints them.
- *
- * @example
- * ```ts
- * const sink: GrepSink = {
- *   line: (bytes, lineNumber, isMatch) => void console.log(lineNumber, isMatch),
- *   separator: () => console.log('--'),
- * };
- * ```
- */
-export interface GrepSink {
-  /** A selected line (`isMatch`) or a context line, without its `\n`. Return `false` to stop. */
-  line(bytes: Uint8Array, lineNumber: number, isMatch: boolean): boolean | undefined;
-  /** Between two printed groups that are not adjacent, when context was asked for. */
-  separator(): void;
-  /**
-   * Optional, for a sink that prints each selected line followed by `\n` and nothing else (no
-   * line numbers, no context, no `-m`): a parallel scan then hands over each part's output as
-   * it is, many lines at once, instead of line by line. Return `false` to stop.
-   */
-  text?(lines: Uint8Array): boolean | undefined;
-}
 
 /**
  * Options for {@link grepScan}; the grep flags, already parsed.

@@ -1,4 +1,4 @@
-import type { GrepSink } from './grep-scan.js';
+import type { GrepSink } from './grep-sink.js';
 
 /**
  * Options for an {@link OrderedGrepMerge}: the flags that decide what one pass would print.

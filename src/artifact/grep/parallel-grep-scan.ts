@@ -5,8 +5,9 @@ import { fileParts } from '../../spool/parallel-ranges.js';
 import { WorkerInbox } from '../../spool/worker-inbox.js';
 import { compileMatcher, type PatternOptions } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
-import type { GrepScanOptions, GrepSink } from './grep-scan.js';
+import type { GrepScanOptions } from './grep-scan.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
+import type { GrepSink } from './grep-sink.js';
 import { OrderedGrepMerge } from './ordered-grep-merge.js';
 
 /**
