@@ -62,8 +62,8 @@ export class Output {
   /**
    * A line's prefix or end without building a string: `value` (a non-negative safe integer,
    * at most 16 digits) in decimal when given, then `byte` (`:` after a line number, `\n` after
-   * a line). Called twice per printed line, so it
-   * stores bytes itself rather than call into `Buffer.write`.
+   * a line). Called twice per printed line, so it stores bytes itself rather than call into
+   * `Buffer.write`.
    */
   writeByte(byte: number, value?: number): void {
     if (this.#length + 17 > this.#block.length) this.#flush();
@@ -115,7 +115,8 @@ export class Output {
   #flush(): void {
     if (this.#length === 0) return;
     this.#send(this.#block.subarray(0, this.#length), true);
-    this.#block = Buffer.allocUnsafe(Output.blockSize);
+    // writeSync is done with the block; a stream may still hold it, so it gets a new one.
+    if (this.#stream) this.#block = Buffer.allocUnsafe(Output.blockSize);
     this.#length = 0;
   }
 
