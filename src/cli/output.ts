@@ -6,7 +6,7 @@ import { fs } from '../shared/node-fs.js';
  * cost a few hundred writes, and `drain()` applies the consumer's back-pressure between input
  * blocks. A closed pipe (`| head`) ends the output quietly.
  *
- * Given a file descriptor, blocks are written with `writeSync`, as Node writes a file, a pipe or
+ * Blocks are written to the file descriptor with `writeSync`, as Node writes a file, a pipe or
  * a terminal on standard output anyway, without creating the stream (a few milliseconds of a
  * `tail`'s start-up); a descriptor that would block (`EAGAIN`) hands over to `stream()`.
  *
@@ -20,6 +20,7 @@ import { fs } from '../shared/node-fs.js';
  */
 export class Output {
   static readonly blockSize = 64 * 1024;
+  /** Undefined once writing went over to the stream. */
   #descriptor: number | undefined;
   readonly #openStream: () => Writable;
   #stream: Writable | undefined;
@@ -28,14 +29,10 @@ export class Output {
   #closed = false;
   #error: Error | undefined;
 
-  constructor(target: Writable | number, stream?: () => Writable) {
-    if (typeof target === 'number') {
-      this.#descriptor = target;
-      this.#openStream = stream ?? (() => process.stdout);
-    } else {
-      this.#openStream = () => target;
-      this.#useStream();
-    }
+  /** `stream` opens the stream the same descriptor is written through after `EAGAIN`. */
+  constructor(descriptor: number, stream: () => Writable) {
+    this.#descriptor = descriptor;
+    this.#openStream = stream;
   }
 
   /** True once the reader went away; callers stop producing. */
