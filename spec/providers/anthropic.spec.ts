@@ -16,6 +16,7 @@ import {
   type ScriptedTurn,
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
+import { converseAnthropic } from '../helpers/provider-loops.js';
 
 // ~20 MB in 20 big chunks of 10,000 lines; one ERROR line in chunk 13.
 const linesPerChunk = 10_000;
@@ -76,28 +77,6 @@ async function start(script: (turn: ScriptedTurn) => ScriptedReply) {
   return { model, client };
 }
 
-/** The agent loop a user writes with the convenience wrapper. */
-async function converse(agent: AnthropicToolSession, client: Anthropic, prompt: string) {
-  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: prompt }];
-  const dispatches = [];
-  for (let turn = 0; turn < 10; turn++) {
-    const dispatch = agent.dispatch();
-    dispatches.push(dispatch);
-    const message = await client.messages.create({
-      model: 'claude-scripted',
-      max_tokens: 1024,
-      messages,
-      tools: dispatch.tools,
-    });
-    dispatch.ack();
-    messages.push({ role: 'assistant', content: message.content });
-    const results = await dispatch.run(message.content);
-    if (results.length === 0) return { message, dispatches };
-    messages.push({ role: 'user', content: results });
-  }
-  throw new Error('the scripted model never answered');
-}
-
 describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   it('runs the full loop: 20 MB log → handle → grep → recursion break → final answer', async () => {
     const { model, client } = await start((turn) => {
@@ -132,7 +111,11 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
       return { text: `Root cause: ${evidence}` };
     });
     await using agent = new AnthropicToolSession({ tools: [produceLog] });
-    const { message, dispatches } = await converse(agent, client, 'Why did checkout fail?');
+    const { message, dispatches } = await converseAnthropic(
+      agent,
+      client,
+      'Why did checkout fail?',
+    );
 
     const bodies = model.requests.map((request) => request.body);
     expect(model.requests.every((request) => request.path === '/v1/messages')).toBe(true);
@@ -290,7 +273,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
         : { text: 'I see a blank page.' },
     );
     await using agent = new AnthropicToolSession({ tools: [screenshot, report] });
-    await converse(agent, client, 'What does the page show?');
+    await converseAnthropic(agent, client, 'What does the page show?');
 
     const body = model.requests[1]?.body;
     const [image, document] = resultsOf(body);

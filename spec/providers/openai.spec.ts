@@ -1,7 +1,5 @@
 import OpenAI from 'openai';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ResponseInput } from 'openai/resources/responses/responses';
-import { type DispatchContext, defineTool, type Tool } from 'spoolforge';
+import { defineTool, type Tool } from 'spoolforge';
 import { OpenAIToolSession } from 'spoolforge/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -16,6 +14,11 @@ import {
   startScriptedModel,
   type WireFormat,
 } from '../../examples/support/scripted-model.js';
+import {
+  converseChatCompletions,
+  converseResponses,
+  type LoopTurn,
+} from '../helpers/provider-loops.js';
 
 // A 20 MiB build log, streamed in 1 MiB string chunks: every 10th line a warning, one error last.
 const chunk = Array.from({ length: 16_384 }, (_, line) =>
@@ -46,43 +49,17 @@ const toolNamed = (turn: ScriptedTurn, name: string) =>
 interface Api {
   name: string;
   wire: WireFormat;
-  converse(client: OpenAI, loop: OpenAIToolSession): Promise<{ answer: string; turns: Turn[] }>;
+  converse(client: OpenAI, loop: OpenAIToolSession): Promise<{ answer: string; turns: LoopTurn[] }>;
   offeredTools(
     body: Record<string, unknown>,
   ): { name: string; strict?: unknown; parameters: Record<string, unknown> }[];
-}
-interface Turn {
-  dispatch: DispatchContext;
-  offered: string[];
 }
 const maxTurns = 8;
 
 const chatCompletions: Api = {
   name: 'Chat Completions',
   wire: openAIChatWire,
-  async converse(client, loop) {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Why did it fail?' }];
-    const turns: Turn[] = [];
-    for (let step = 0; step < maxTurns; step++) {
-      const turn = loop.chatCompletionsDispatch();
-      turns.push({
-        dispatch: turn.context,
-        offered: turn.tools.map((tool) => tool.function.name),
-      });
-      const completion = await client.chat.completions.create({
-        model: 'scripted',
-        messages,
-        tools: turn.tools,
-      });
-      turn.ack();
-      const message = completion.choices[0]?.message;
-      if (!message) throw new Error('no choice');
-      messages.push(message);
-      if (!message.tool_calls?.length) return { answer: message.content ?? '', turns };
-      messages.push(...(await turn.run(message.tool_calls)));
-    }
-    throw new Error(`no answer in ${maxTurns} turns`);
-  },
+  converse: (client, loop) => converseChatCompletions(client, loop, 'Why did it fail?', maxTurns),
   offeredTools: (body) =>
     (body.tools as { function: ReturnType<Api['offeredTools']>[number] }[]).map(
       (tool) => tool.function,
@@ -92,24 +69,7 @@ const chatCompletions: Api = {
 const responses: Api = {
   name: 'Responses',
   wire: openAIResponsesWire,
-  async converse(client, loop) {
-    const input: ResponseInput = [{ role: 'user', content: 'Why did it fail?' }];
-    const turns: Turn[] = [];
-    for (let step = 0; step < maxTurns; step++) {
-      const turn = loop.responsesDispatch();
-      turns.push({ dispatch: turn.context, offered: turn.tools.map((tool) => tool.name) });
-      const response = await client.responses.create({
-        model: 'scripted',
-        input,
-        tools: turn.tools,
-      });
-      turn.ack();
-      const calls = response.output.filter((item) => item.type === 'function_call');
-      if (calls.length === 0) return { answer: response.output_text, turns };
-      input.push(...calls, ...(await turn.run(response.output)));
-    }
-    throw new Error(`no answer in ${maxTurns} turns`);
-  },
+  converse: (client, loop) => converseResponses(client, loop, 'Why did it fail?', maxTurns),
   offeredTools: (body) => body.tools as ReturnType<Api['offeredTools']>,
 };
 

@@ -1,6 +1,7 @@
 import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
 import { toModelLine } from '../artifact/forge/model-lines.js';
+import { type LinePreview, linePreviews } from '../artifact/line-previews.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { countTextTokens } from '../artifact/tokenizers.js';
 import { formatBytes } from '../shared/format-bytes.js';
@@ -26,8 +27,6 @@ export interface HandleOptions {
   signal?: AbortSignal;
 }
 
-const cut = (text: string, width: number) =>
-  text.length > width ? `${text.slice(0, width)}…` : text;
 const number = (value: number) => value.toLocaleString('en-US');
 
 /**
@@ -57,25 +56,37 @@ export async function renderHandle(
   const name = artifact.name ? ` "${artifact.name}"` : '';
   const header =
     `Output of ${call.toolName}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
-    `${formatBytes(bytes)}, ${number(lineCount)} lines, ` +
+    `${formatBytes(bytes)}, ${number(lineCount)} line${lineCount === 1 ? '' : 's'}, ` +
     `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
   const tools = collectToolMethods(artifact.constructor as typeof SpooledArtifact).map(
     (method) => method.name,
   );
   const footer = `Query it with ${tools.join(', ')} (callId "${call.id}"); ${listToolName} shows every output you can query.`;
   const previewLines = options.previewLines ?? 3;
-  const head = await artifact.cat(0, Math.min(previewLines, lineCount), query);
-  const tail = await artifact.cat(
-    Math.max(previewLines, lineCount - previewLines),
-    lineCount,
-    query,
-  );
+  const width = options.previewLineChars ?? 100;
+  // The first and last lines, each read no further than the widest preview: a 50 MB minified
+  // document is one line, and outputs with fewer lines than the preview are the most common.
+  const headEnd = Math.min(previewLines, lineCount);
+  const preview = async (start: number, end: number) => {
+    const lines: LinePreview[] = [];
+    for await (const line of linePreviews(artifact, start, end, {
+      maxLineBytes: width * 4,
+      ...query,
+    }))
+      lines.push(line);
+    return lines;
+  };
+  const head = await preview(0, headEnd);
+  const tail = await preview(Math.max(headEnd, lineCount - previewLines), lineCount);
   const compose = (shown: number, chars: number) => {
-    const preview = [
-      ...head.slice(0, shown),
-      ...tail.slice(tail.length - shown).filter((line) => line.lineNumber >= shown),
-    ];
-    const lines = preview.map((line) => `${toModelLine(line.lineNumber)}:${cut(line.text, chars)}`);
+    const first = head.slice(0, shown);
+    const last = tail
+      .slice(Math.max(0, tail.length - shown))
+      .filter((line) => line.lineNumber >= shown);
+    const gap = (last[0]?.lineNumber ?? 0) > first.length ? ['…'] : [];
+    const show = (line: LinePreview) =>
+      `${toModelLine(line.lineNumber)}:${line.cut || line.text.length > chars ? `${line.text.slice(0, chars)}…` : line.text}`;
+    const lines = [...first.map(show), ...gap, ...last.map(show)];
     return [
       header,
       ...(lines.length ? ['Preview (first and last lines):', ...lines] : []),
@@ -83,7 +94,6 @@ export async function renderHandle(
     ].join('\n');
   };
   const maxTokens = options.maxTokens ?? 300;
-  const width = options.previewLineChars ?? 100;
   // Narrower lines first, then fewer: some logs spend a token every two characters.
   for (const [shown, chars] of [
     [previewLines, width],

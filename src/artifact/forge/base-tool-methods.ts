@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { formatBytes } from '../../shared/format-bytes.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { patternRegex } from '../grep/compile-matcher.js';
 import { streamGrep } from '../grep-artifact.js';
+import { linePreviews } from '../line-previews.js';
 import type { SpooledArtifact } from '../spooled-artifact.js';
 import {
   BoundedText,
@@ -23,7 +25,10 @@ const lineCountArgument = z
   .nullish()
   .describe('How many lines (default 10).');
 
-/** Shows lines `[start, end)` numbered, cut at the byte budget with the call that continues. */
+/**
+ * Shows lines `[start, end)` numbered, cut at the byte budget with the call that continues. Each
+ * line is read no further than it can be shown, so a 50 MB minified line costs a few KiB.
+ */
 async function showLines(
   artifact: SpooledArtifact,
   start: number,
@@ -34,18 +39,20 @@ async function showLines(
   const stop = Math.min(end, total);
   if (start >= stop) return `No lines to show: the output has ${total} lines.`;
   const text = new BoundedText(limits);
-  text.addText(`lines ${toModelLine(start)}–${stop} of ${total}:`);
-  for await (const line of artifact.lines(start, stop, { signal })) {
-    if (text.add(line.lineNumber, line.text)) continue;
+  const maxLineBytes = text.maxLineChars * 4; // enough bytes for maxLineChars characters
+  for await (const line of linePreviews(artifact, start, stop, { maxLineBytes, signal })) {
+    if (text.add(line.lineNumber, line.text, ':', line.cut ? { lineBytes: line.byteLength } : {}))
+      continue;
     const next = (text.lastLine ?? start - 1) + 1;
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
     text.note(
-      `[cut at ${formatBytes(budget)}: showing lines ${toModelLine(start)}–${next} of ${total}. ` +
-        `Continue with ${continuation('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
+      `[cut at ${formatBytes(budget)}. Continue with ${continuation('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
     );
     break;
   }
-  return text.toString();
+  // The header says what is shown, which a cut makes less than what was asked.
+  const shown = (text.lastLine ?? start) + 1;
+  return `lines ${toModelLine(start)}–${shown} of ${total}:\n${text}`;
 }
 
 const head: ToolMethodDescriptor<SpooledArtifact, { n: typeof lineCountArgument }> = {
@@ -125,12 +132,21 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
         startLine: args.startLine == null ? undefined : fromModelLine(args.startLine),
       }).filter(([, value]) => value !== undefined),
     );
+    let regex: RegExp | undefined;
+    // Compiled only for a long matching line; the engine already ran it on that line in time.
+    const matchRegex = () => {
+      regex ??= patternRegex(args.pattern, options);
+      return regex;
+    };
     const { matchCount } = await streamGrep(
       artifact,
       args.pattern,
       { ...options, timeout: grepTimeout, signal },
       (line) => {
-        if (!text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-')) {
+        // A match deep in a long line (a minified document) is shown with the text around it.
+        const long = line.isMatch && !args.invert && line.text.length > text.maxLineChars;
+        const known = long ? { focus: Math.max(0, line.text.search(matchRegex())) } : {};
+        if (!text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-', known)) {
           cut = true;
           return false;
         }

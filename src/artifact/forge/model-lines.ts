@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/format-bytes.js';
 /**
  * Bounds on everything a model is shown: at most `maxResultBytes` per result and
  * `maxLineChars` per line.
@@ -81,14 +82,19 @@ export class BoundedText {
     this.#maxLineChars = limits.maxLineChars ?? defaultResultLimits.maxLineChars;
   }
 
+  /** The most characters shown of one line. */
+  get maxLineChars(): number {
+    return this.#maxLineChars;
+  }
+
   /** The 0-based number of the last line shown, if any. */
   get lastLine(): number | undefined {
     return this.#lastLine;
   }
 
   /** Appends a numbered line; false (and nothing added) when it would pass the byte budget. */
-  add(lineNumber: number, text: string, marker: ':' | '-' = ':'): boolean {
-    const shown = cutLine(text, this.#maxLineChars);
+  add(lineNumber: number, text: string, marker: ':' | '-' = ':', known: LineCut = {}): boolean {
+    const shown = cutLine(text, this.#maxLineChars, known);
     if (!this.#append(`${toModelLine(lineNumber)}${marker}${shown}\n`)) return false;
     this.#lastLine = lineNumber;
     return true;
@@ -118,20 +124,49 @@ export class BoundedText {
 }
 
 /**
- * A line as a model is shown it: whole, or its first `maxChars` characters (never half a
- * surrogate pair) and a note of how long it was.
+ * What {@link cutLine} knows of a line beyond its text.
+ *
+ * @example
+ * ```ts
+ * const known: LineCut = { lineBytes: 52_428_800 }; // the text is only the line's start
+ * ```
+ */
+export interface LineCut {
+  /** The whole line's length in bytes, when the text is only its start (a line read in part). */
+  lineBytes?: number;
+  /** A character to show (a match deep in a long line): the cut is a window around it. */
+  focus?: number;
+}
+
+/**
+ * A line as a model is shown it: whole, or `maxChars` characters of it (never half a
+ * surrogate pair) and a note of what was shown — its start, or a window around `focus`.
  *
  * @example
  * ```ts
  * cutLine('x'.repeat(5000), 2000); // 'xx…x… [line cut: 2000 of 5000 chars]'
  * ```
  */
-export function cutLine(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const code = text.charCodeAt(maxChars - 1);
-  const end = code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars;
-  return `${text.slice(0, end)}… [line cut: ${end} of ${text.length} chars]`;
+export function cutLine(text: string, maxChars: number, known: LineCut = {}): string {
+  const { lineBytes, focus = 0 } = known;
+  if (text.length <= maxChars && lineBytes === undefined) return text;
+  // A window starts a quarter of its width before the focus, so the match has context.
+  let start = Math.max(0, Math.min(focus - Math.floor(maxChars / 4), text.length - maxChars));
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
+  let end = Math.min(text.length, start + maxChars);
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+  const shown = text.slice(start, end);
+  if (start > 0) {
+    return `…${shown}… [line cut: chars ${number(start + 1)}–${number(end)} of ${number(text.length)}]`;
+  }
+  if (lineBytes !== undefined) {
+    return `${shown}… [line cut: ${end} chars of a ${formatBytes(lineBytes)} line; artifact_grep shows the text around a match]`;
+  }
+  return `${shown}… [line cut: ${end} of ${text.length} chars]`;
 }
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+const number = (value: number) => value.toLocaleString('en-US');
 
 /**
  * The exact call that continues a cut result, as a model would write it.

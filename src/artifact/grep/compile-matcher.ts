@@ -59,12 +59,7 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   if (alternatives.length === 1 && literal && !nonAscii.test(pattern)) {
     return new CaseFoldingBytesLineMatcher(pattern);
   }
-  const sources = alternatives.map((alternative) =>
-    options.fixed ? escapeRegex(alternative) : alternative,
-  );
-  const source =
-    sources.length === 1 ? (sources[0] ?? '') : sources.map((s) => `(?:${s})`).join('|');
-  const regex = compileRegex(source, `s${options.ignoreCase ? 'i' : ''}`);
+  const regex = patternRegex(pattern, options);
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -84,6 +79,28 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   }
   if (nonAscii.test(required)) return regexMatcher;
   return new PrefilteredLineMatcher(new CaseFoldingBytesLineMatcher(required), regexMatcher);
+}
+
+/**
+ * A grep pattern as one JavaScript regex, with grep's meaning: alternatives on separate lines,
+ * `fixed` literals, `ignoreCase`, and `.` matching any character of a line. An invalid pattern
+ * fails with `E_REGEX_INVALID`.
+ *
+ * @example
+ * ```ts
+ * patternRegex('a.b', { fixed: true }).source; // 'a\\.b'
+ * ```
+ */
+export function patternRegex(
+  pattern: string,
+  options: Pick<PatternOptions, 'fixed' | 'ignoreCase'> = {},
+): RegExp {
+  const sources = pattern
+    .split('\n')
+    .map((alternative) => (options.fixed ? escapeRegex(alternative) : alternative));
+  const source =
+    sources.length === 1 ? (sources[0] ?? '') : sources.map((s) => `(?:${s})`).join('|');
+  return compileRegex(source, `s${options.ignoreCase ? 'i' : ''}`);
 }
 
 function compileRegex(source: string, flags: string): RegExp {

@@ -1,0 +1,130 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { defineTool, SpooledArtifact, ToolSession } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  expectFewLineHandle,
+  expectWholeOutput,
+  fewLineCalls,
+  fewLineTools,
+  outputKinds,
+} from '../helpers/few-line-outputs.js';
+
+const textOf = (outcome: { content: { type: string; text?: string }[] } | undefined) =>
+  outcome?.content.map((part) => part.text ?? '').join('') ?? '';
+
+/** Runs one forged tool call in a new dispatch of `session`. */
+async function query(session: ToolSession, name: string, args: Record<string, unknown>) {
+  const dispatch = session.dispatch();
+  dispatch.ack();
+  const [outcome] = await session.run([{ id: `q_${name}`, name, arguments: args }], dispatch);
+  return { text: textOf(outcome), isError: outcome?.isError };
+}
+
+describe('outputs over the inline threshold with fewer lines than the preview', () => {
+  it('hands each kind with 1 to 4 lines a handle that previews every line, and answers its queries', async () => {
+    await using session = new ToolSession({ tools: fewLineTools });
+    const calls = fewLineCalls.map((call, index) => ({ ...call, id: `call_${index}` }));
+    const outcomes = await session.run(calls, session.dispatch());
+    for (const [index, call] of calls.entries()) {
+      const outcome = outcomes[index];
+      expect(outcome?.isError, `${call.kind} with ${call.lines} lines`).toBe(false);
+      expect(outcome?.call.results).toBeInstanceOf(SpooledArtifact);
+      expectFewLineHandle(textOf(outcome), call.kind, call.lines);
+    }
+    for (const call of calls) {
+      const whole = await query(session, 'artifact_cat', { callId: call.id });
+      expect(whole.isError).toBe(false);
+      expectWholeOutput(whole.text, call.kind, call.lines);
+      const last = await query(session, 'artifact_tail', { callId: call.id, n: 3 });
+      expect(last.text).toMatch(new RegExp(`^lines ${Math.max(1, call.lines - 2)}–${call.lines} `));
+      const past = await query(session, 'artifact_cat', { callId: call.id, start: 9, end: 12 });
+      expect(past.text).toBe(`No lines to show: the output has ${call.lines} lines.`);
+    }
+  });
+
+  it('keeps an empty output inline for every kind', async () => {
+    await using session = new ToolSession({ tools: fewLineTools });
+    const calls = outputKinds.map((kind, index) => ({
+      id: `empty_${index}`,
+      name: `produce_${kind}`,
+      arguments: { lines: 0 },
+    }));
+    const outcomes = await session.run(calls, session.dispatch());
+    expect(outcomes.map((outcome) => [outcome.isError, textOf(outcome)])).toEqual(
+      outcomes.map(() => [false, '(no output)']),
+    );
+  });
+});
+
+describe('a 50 MB minified JSON response: one line', () => {
+  const records = 240_000;
+  const minified = () => {
+    const items = Array.from({ length: records }, (_, id) =>
+      JSON.stringify({
+        id,
+        sku: `SKU-${id.toString(36)}`,
+        title: `Product ${id} ${'lorem ipsum dolor '.repeat(7)}`,
+        price: id % 997,
+        tags: ['a', 'b'],
+      }),
+    );
+    items[200_000] = JSON.stringify({ id: 200_000, sku: 'NEEDLE-42', price: 1, tags: [] });
+    return `{"items":[${items.join(',')}]}`;
+  };
+  const fetchCatalog = defineTool({
+    name: 'fetch_catalog',
+    description: 'GET /catalog: the whole catalog, minified.',
+    inputSchema: z.object({}),
+    handler: async function* () {
+      const text = minified();
+      // Streamed in 1 MiB pieces, as an HTTP body arrives.
+      for (let start = 0; start < text.length; start += 1 << 20)
+        yield text.slice(start, start + (1 << 20));
+    },
+  });
+
+  it('gets a handle within 300 tokens with a cut preview, and bounded answers to cat and grep', async () => {
+    await using session = new ToolSession({ tools: [fetchCatalog] });
+    const [outcome] = await session.run(
+      [{ id: 'call_big', name: 'fetch_catalog', arguments: {} }],
+      session.dispatch(),
+    );
+    const handle = textOf(outcome);
+    expect(outcome?.isError).toBe(false);
+    expect(handle).toMatch(
+      /^Output of fetch_catalog \(call_big\) was spooled, not inlined: json, /,
+    );
+    expect(handle).toContain(', 1 line, ');
+    expect(handle).toMatch(/^1:\{"items":\[\{"id":0,.*…$/m);
+    expect(countTokens(handle)).toBeLessThanOrEqual(300);
+    const artifact = outcome?.call.results as SpooledArtifact;
+    expect(await artifact.byteLength()).toBeGreaterThan(50_000_000);
+
+    // No range: the one line, cut, with its size and the way to see more of it.
+    const cat = await query(session, 'artifact_cat', { callId: 'call_big' });
+    expect(cat.isError).toBe(false);
+    expect(cat.text).toMatch(/^lines 1–1 of 1:\n1:\{"items":\[\{"id":0,/);
+    expect(cat.text).toMatch(/… \[line cut: 2000 chars of a \d+\.\d MiB line; artifact_grep shows/);
+    expect(Buffer.byteLength(cat.text)).toBeLessThan(3_000);
+
+    // A match 40 MB into the line is shown with the text around it, not the line's start.
+    const grep = await query(session, 'artifact_grep', {
+      callId: 'call_big',
+      pattern: 'NEEDLE-\\d+',
+    });
+    expect(grep.isError).toBe(false);
+    expect(grep.text).toMatch(
+      /^1:….*"sku":"NEEDLE-42".*… \[line cut: chars [\d,]+–[\d,]+ of [\d,]+\]$/m,
+    );
+    expect(grep.text).toContain('1 matching line.');
+    expect(Buffer.byteLength(grep.text)).toBeLessThan(3_000);
+    const fixed = await query(session, 'artifact_grep', {
+      callId: 'call_big',
+      pattern: 'needle-42',
+      fixed: true,
+      ignoreCase: true,
+    });
+    expect(fixed.text).toContain('"sku":"NEEDLE-42"');
+  });
+});
