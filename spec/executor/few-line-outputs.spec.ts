@@ -57,9 +57,9 @@ describe('outputs over the inline threshold with fewer lines than the preview', 
   });
 });
 
-describe('a 50 MB minified JSON response: one line', () => {
-  const records = 240_000;
-  const minified = () => {
+describe('a minified JSON response: one line of 20 to 50 MB', () => {
+  /** `{"items":[…]}` of `records` records (about 210 bytes each), one of them the needle. */
+  const minified = (records: number) => {
     const items = Array.from({ length: records }, (_, id) =>
       JSON.stringify({
         id,
@@ -69,15 +69,16 @@ describe('a 50 MB minified JSON response: one line', () => {
         tags: ['a', 'b'],
       }),
     );
-    items[200_000] = JSON.stringify({ id: 200_000, sku: 'NEEDLE-42', price: 1, tags: [] });
+    const needle = Math.floor(records * 0.8);
+    items[needle] = JSON.stringify({ id: needle, sku: 'NEEDLE-42', price: 1, tags: [] });
     return `{"items":[${items.join(',')}]}`;
   };
   const fetchCatalog = defineTool({
     name: 'fetch_catalog',
     description: 'GET /catalog: the whole catalog, minified.',
-    inputSchema: z.object({}),
-    handler: async function* () {
-      const text = minified();
+    inputSchema: z.object({ records: z.number().int() }),
+    handler: async function* ({ records }) {
+      const text = minified(records);
       // Streamed in 1 MiB pieces, as an HTTP body arrives.
       for (let start = 0; start < text.length; start += 1 << 20)
         yield text.slice(start, start + (1 << 20));
@@ -87,7 +88,7 @@ describe('a 50 MB minified JSON response: one line', () => {
   it('gets a handle within 300 tokens with a cut preview, and bounded answers to cat and grep', async () => {
     await using session = new ToolSession({ tools: [fetchCatalog] });
     const [outcome] = await session.run(
-      [{ id: 'call_big', name: 'fetch_catalog', arguments: {} }],
+      [{ id: 'call_big', name: 'fetch_catalog', arguments: { records: 240_000 } }],
       session.dispatch(),
     );
     const handle = textOf(outcome);
@@ -127,4 +128,54 @@ describe('a 50 MB minified JSON response: one line', () => {
     });
     expect(fixed.text).toContain('"sku":"NEEDLE-42"');
   });
+
+  it('queries the array inside {"items":[…]} element by element, though it is larger than maxParseBytes', async () => {
+    // 19 MiB: past maxParseBytes (16 MiB), so the document is indexed, not parsed whole.
+    const records = 95_000;
+    const needle = Math.floor(records * 0.8);
+    await using session = new ToolSession({ tools: [fetchCatalog] });
+    const [outcome] = await session.run(
+      [{ id: 'call_big', name: 'fetch_catalog', arguments: { records } }],
+      session.dispatch(),
+    );
+    expect(textOf(outcome)).toMatch(
+      /^Output of fetch_catalog \(call_big\) was spooled, not inlined: json, 1[89]\.\d MiB/,
+    );
+    const ask = async (name: string, args: Record<string, unknown>) => {
+      const answer = await query(session, name, { callId: 'call_big', ...args });
+      expect(answer.isError, answer.text).toBe(false);
+      expect(Buffer.byteLength(answer.text)).toBeLessThanOrEqual(50 * 1024);
+      return answer.text;
+    };
+    expect(await ask('artifact_json_length', { path: '$' })).toBe('$: object (1 key)');
+    expect(await ask('artifact_json_length', { path: '$.items' })).toBe(
+      `$['items']: array (${records.toLocaleString('en-US')} elements)`,
+    );
+    expect(await ask('artifact_json_type', { path: 'items' })).toMatch(/^\$\['items'\]: array/);
+    const filtered = await ask('artifact_json_filter', {
+      path: '$.items[?(@.sku == "NEEDLE-42")]',
+    });
+    expect(filtered).toContain(`$['items'][${needle}]`);
+    expect(filtered).toContain('"sku":"NEEDLE-42"');
+    expect(await ask('artifact_json_get', { path: `$.items[${needle}].sku` })).toContain(
+      `$['items'][${needle}]['sku'] = "NEEDLE-42"`,
+    );
+    const slice = await ask('artifact_json_slice', { path: '$.items', start: 5, end: 7 });
+    expect(slice.split('\n').slice(0, 3)).toEqual([
+      `$['items']: array (${records.toLocaleString('en-US')} elements)`,
+      expect.stringMatching(/^\$\['items'\]\[5\] = \{"id":5,"sku":"SKU-5",/),
+      expect.stringMatching(/^\$\['items'\]\[6\] = \{"id":6,/),
+    ]);
+    const keys = await ask('artifact_json_keys', { path: '$.items' });
+    expect(keys).toMatch(/^\$\['items'\]\[\*\]: [\d,]+ objects, 5 distinct keys/);
+    const shape = await ask('artifact_json_shape', { path: '$.items' });
+    expect(shape).toContain("$['items'][*].sku");
+    // The too-large entry itself is never parsed whole.
+    const whole = await query(session, 'artifact_json_get', {
+      callId: 'call_big',
+      path: '$.items',
+    });
+    expect(whole.isError).toBe(true);
+    expect(whole.text).toContain("$['items'] is too large to show at once");
+  }, 120_000);
 });

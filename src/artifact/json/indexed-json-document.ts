@@ -17,6 +17,17 @@ interface Checkpoint {
   offset: number;
 }
 
+/** An entry too large to parse: where its value's bytes are, to index it as a document. */
+interface LargeEntry {
+  index: number;
+  key?: string;
+  valueStart: number;
+  end: number;
+}
+
+/** Large entries remembered per document; an API response has one or a few. */
+const maxLargeEntries = 64;
+
 /**
  * A JSON document too large to parse whole: one scan finds its root's entries and keeps a byte
  * offset every 64 KiB (16 K numbers per GiB), so any entry is reached by reading at most 64 KiB
@@ -37,14 +48,18 @@ export class IndexedJsonDocument implements JsonDocument {
   readonly #byteLength: number;
   readonly #checkpoints: Checkpoint[];
   readonly #maxEntryBytes: number;
+  readonly #large: LargeEntry[];
+  readonly #children = new Map<number, Promise<IndexedJsonDocument | undefined>>();
 
   private constructor(
     reader: SpoolReader,
     fields: {
       rootType: JsonType;
       entryCount: number;
+      start: number;
       byteLength: number;
       checkpoints: Checkpoint[];
+      large: LargeEntry[];
     },
     maxEntryBytes: number,
   ) {
@@ -52,16 +67,23 @@ export class IndexedJsonDocument implements JsonDocument {
     this.rootType = fields.rootType;
     this.entryCount = fields.entryCount;
     this.#byteLength = fields.byteLength;
-    this.#checkpoints = fields.checkpoints;
+    this.#checkpoints = fields.checkpoints.length
+      ? fields.checkpoints
+      : [{ index: 0, offset: fields.start }];
+    this.#large = fields.large;
     this.#maxEntryBytes = maxEntryBytes;
   }
 
-  /** Scans the reader's first `byteLength` bytes; a structural error is `E_INVALID_JSON`. */
+  /**
+   * Scans the reader's bytes `[start, byteLength)` (default from 0) as one JSON value; a
+   * structural error is `E_INVALID_JSON`.
+   */
   static async open(
     reader: SpoolReader,
-    options: { byteLength: number; maxEntryBytes: number; signal?: AbortSignal },
+    options: { start?: number; byteLength: number; maxEntryBytes: number; signal?: AbortSignal },
   ): Promise<IndexedJsonDocument> {
     const checkpoints: Checkpoint[] = [];
+    const large: LargeEntry[] = [];
     let last = Number.NEGATIVE_INFINITY;
     const scanner = new JsonStructureScanner({
       onEntry: (entry) => {
@@ -69,18 +91,60 @@ export class IndexedJsonDocument implements JsonDocument {
           checkpoints.push({ index: entry.index, offset: entry.start });
           last = entry.start;
         }
+        if (
+          entry.end - entry.valueStart > options.maxEntryBytes &&
+          large.length < maxLargeEntries
+        ) {
+          const { index, key, valueStart, end } = entry;
+          large.push(
+            key === undefined ? { index, valueStart, end } : { index, key, valueStart, end },
+          );
+        }
         return true;
       },
     });
-    const { byteLength, signal } = options;
-    await scan(reader, scanner, 0, byteLength, signal);
+    const { start = 0, byteLength, signal } = options;
+    await scan(reader, scanner, start, byteLength, signal);
     const fields = {
       rootType: scanner.root ?? 'null',
       entryCount: scanner.entryCount,
+      start,
       byteLength,
       checkpoints,
+      large,
     };
     return new IndexedJsonDocument(reader, fields, options.maxEntryBytes);
+  }
+
+  /**
+   * The entry named by `segment` (a key of an object root, an index of an array root) as a
+   * document of its own, when it is an array or object too large to parse: `{"items":[…]}`,
+   * the usual shape of a large API response, is then queried element by element.
+   */
+  child(segment: string, signal?: AbortSignal): Promise<IndexedJsonDocument | undefined> {
+    const entry = this.#large.find((candidate) =>
+      this.rootType === 'object' ? candidate.key === segment : String(candidate.index) === segment,
+    );
+    if (!entry) return Promise.resolve(undefined);
+    let child = this.#children.get(entry.index);
+    if (!child) {
+      child = this.#openChild(entry, signal);
+      this.#children.set(entry.index, child);
+      // An aborted open is tried again by the next query.
+      child.catch(() => this.#children.delete(entry.index));
+    }
+    return child;
+  }
+
+  async #openChild(entry: LargeEntry, signal: AbortSignal | undefined) {
+    const [first] = await this.#reader.read(entry.valueStart, 1, signal ? { signal } : {});
+    if (first !== 0x5b && first !== 0x7b) return undefined; // a huge string or number
+    return IndexedJsonDocument.open(this.#reader, {
+      start: entry.valueStart,
+      byteLength: entry.end,
+      maxEntryBytes: this.#maxEntryBytes,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   get indexLimit(): number {

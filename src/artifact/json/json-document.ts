@@ -39,6 +39,8 @@ export interface JsonDocument {
   readonly value?: unknown;
   /** Entries with `start <= index < end`, in order, each parsed as it is reached. */
   entries(options?: EntryRange): AsyncIterable<JsonEntry>;
+  /** An entry too large to parse, as a document of its own (indexed documents only). */
+  child?(segment: string, signal?: AbortSignal): Promise<JsonDocument | undefined>;
 }
 
 /**

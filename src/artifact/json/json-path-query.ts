@@ -69,13 +69,29 @@ export async function queryJson(
   path: string,
   options: JsonQueryOptions,
 ): Promise<JsonQueryResult> {
-  const segments = parsePath(path);
   const { signal, deadline } = options;
+  const target = await resolveJsonPath(document, path, signal);
+  if (target.prefix !== '$') {
+    // Paths inside a descended-into entry are reported from the real root.
+    const { prefix } = target;
+    const onEntry = options.onEntry;
+    options = {
+      ...options,
+      onEntry: (matches, index) =>
+        onEntry(
+          matches.map((match) => ({ path: prefix + match.path.slice(1), value: match.value })),
+          index,
+        ),
+    };
+  }
+  ({ document } = target);
+  const { segments } = target;
   if (segments.length === 1) {
     if (document.mode !== 'parsed') {
+      const what = target.prefix === '$' ? '$ is the whole document,' : `${target.prefix} is`;
       throw new SpoolforgeError(
         'E_INVALID_TOOL_ARGS',
-        '$ is the whole document, too large to show at once: page through it with a slice, or ask for a narrower path',
+        `${what} too large to show at once: page through it with a slice, or ask for a narrower path`,
       );
     }
     options.onEntry([{ path: '$', value: document.value }], 0);
@@ -113,6 +129,49 @@ export async function queryJson(
     }
   }
   return {};
+}
+
+/**
+ * Where a path lands in a document: the document that holds what it names, the normalized path
+ * of that document's root (`$['items']`), and the path's segments from there.
+ *
+ * @example
+ * ```ts
+ * const target: ResolvedJsonPath = { document: items, prefix: "$['items']", segments: ['$', '*'] };
+ * ```
+ */
+export interface ResolvedJsonPath {
+  document: JsonDocument;
+  prefix: string;
+  segments: string[];
+}
+
+/**
+ * Follows a path's leading keys and indexes into entries too large to parse (`$.items` of a
+ * 50 MB `{"items":[…]}`), each an indexed document of its own, so the rest of the path is
+ * evaluated element by element there instead of failing on the entry's size.
+ *
+ * @example
+ * ```ts
+ * const { document: items, segments } = await resolveJsonPath(document, '$.items[?(@.price > 10)]');
+ * // items: the array, indexed; segments: ['$', '?(@.price > 10)']
+ * ```
+ */
+export async function resolveJsonPath(
+  document: JsonDocument,
+  path: string,
+  signal?: AbortSignal,
+): Promise<ResolvedJsonPath> {
+  let segments = parsePath(path);
+  let prefix = '$';
+  for (;;) {
+    const [, segment] = segments;
+    const child = segment === undefined ? undefined : await document.child?.(segment, signal);
+    if (!child || segment === undefined) return { document, prefix, segments };
+    prefix += /^\d+$/.test(segment) ? `[${segment}]` : `['${segment}']`;
+    document = child;
+    segments = ['$', ...segments.slice(2)];
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { continueWith } from '../forge/model-lines.js';
 import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { entryPath, type JsonDocument, type JsonEntry, jsonType } from './json-document.js';
-import { queryJson } from './json-path-query.js';
+import { queryJson, resolveJsonPath } from './json-path-query.js';
 import { formatShapeField } from './json-shape.js';
 import {
   count,
@@ -18,14 +18,16 @@ import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
 const isRoot = (path: string | null | undefined) => path == null || path.trim() === '$';
 
-/** `$` itself: its type and entry count, without reading it whole. */
-function describeRoot(document: JsonDocument): string {
+/** A document's root (`$`, or the entry `name` it was descended into): type and entry count, without reading it whole. */
+function describeRoot(document: JsonDocument, name = '$'): string {
   if (document.format === 'jsonl') {
     return `$: JSONL, ${count(document.entryCount, 'record')} on ${count(document.indexLimit, 'line')} (record $[i] is line i+1)`;
   }
-  if (document.rootType === 'array') return `$: array (${count(document.entryCount, 'element')})`;
-  if (document.rootType === 'object') return `$: object (${count(document.entryCount, 'key')})`;
-  return `$: ${document.mode === 'parsed' ? describeJson(document.value) : document.rootType}`;
+  if (document.rootType === 'array')
+    return `${name}: array (${count(document.entryCount, 'element')})`;
+  if (document.rootType === 'object')
+    return `${name}: object (${count(document.entryCount, 'key')})`;
+  return `${name}: ${document.mode === 'parsed' ? describeJson(document.value) : document.rootType}`;
 }
 
 /** One line per value a path matches, by `describe`; the root is described without a parse. */
@@ -37,7 +39,8 @@ async function describeMatches(
   describe: (value: unknown) => string,
 ): Promise<string> {
   const document = await artifact.document({ signal: context.signal });
-  if (isRoot(args.path)) return describeRoot(document);
+  const target = await resolveJsonPath(document, args.path ?? '$', context.signal);
+  if (target.segments.length === 1) return describeRoot(target.document, target.prefix);
   const { text } = jsonText(context);
   let shown = 0;
   const result = await queryJson(document, args.path as string, {
@@ -90,7 +93,10 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
   args: pathArgs,
   run: async (artifact, args, context) => {
     const document = await artifact.document({ signal: context.signal });
-    const path = isRoot(args.path) && document.rootType === 'array' ? '$[*]' : (args.path ?? '$');
+    const target = await resolveJsonPath(document, args.path ?? '$', context.signal);
+    const atRoot = target.segments.length === 1;
+    const path =
+      atRoot && target.document.rootType === 'array' ? `${target.prefix}[*]` : (args.path ?? '$');
     const objects: Map<string, { count: number; types: Set<string> }> = new Map();
     let objectCount = 0;
     const add = (value: unknown) => {
@@ -103,7 +109,7 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
         entry.types.add(jsonType(member));
       }
     };
-    const root = isRoot(path) && document.rootType === 'object';
+    const root = atRoot && target.document.rootType === 'object';
     const result = root
       ? {}
       : await queryJson(document, path, {
@@ -115,12 +121,12 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
         });
     if (root) {
       objectCount = 1;
-      for await (const entry of document.entries({ signal: context.signal })) {
+      for await (const entry of target.document.entries({ signal: context.signal })) {
         objects.set(entry.key as string, { count: 1, types: new Set([describeJson(entry.value)]) });
       }
     }
     if (objectCount === 0)
-      return `No object at ${path}: ${isRoot(path) ? describeRoot(document) : 'see artifact_json_type'}.`;
+      return `No object at ${path}: ${atRoot ? describeRoot(target.document, target.prefix) : 'see artifact_json_type'}.`;
     const { text } = jsonText(context);
     text.addText(
       objectCount === 1
@@ -151,10 +157,13 @@ export async function showSlice(
   const { text, maxChars } = jsonText(context);
   let entries: AsyncIterable<JsonEntry> | JsonEntry[];
   let total: number;
-  if (isRoot(path)) {
-    total = document.indexLimit;
-    text.addText(describeRoot(document));
-    entries = document.entries({ start, end: end ?? total, signal: context.signal });
+  const target = await resolveJsonPath(document, path, context.signal);
+  /** The normalized path of what is sliced: its entries' paths extend it. */
+  let base = target.prefix;
+  if (target.segments.length === 1) {
+    total = target.document.indexLimit;
+    text.addText(describeRoot(target.document, base));
+    entries = target.document.entries({ start, end: end ?? total, signal: context.signal });
   } else {
     const [match] = await (async () => {
       const found: { path: string; value: unknown }[] = [];
@@ -181,12 +190,12 @@ export async function showSlice(
     total = pairs.length;
     text.addText(`${match.path}: ${describeJson(value)}`);
     entries = pairs.slice(start, end ?? total);
-    path = match.path;
+    base = match.path;
   }
   let next: number | undefined;
   let shown = 0;
   for await (const entry of entries) {
-    const childPath = isRoot(path) ? entryPath(entry) : path + entryPath(entry).slice(1);
+    const childPath = base + entryPath(entry).slice(1);
     if (
       !text.addText(renderJsonValue(childPath, entry.value, { callId: context.callId, maxChars }))
     ) {
@@ -197,7 +206,7 @@ export async function showSlice(
   }
   if (next !== undefined) {
     text.note(
-      `[cut: continue with ${continueWith('artifact_json_slice', { callId: context.callId, path, start: next, end })}]`,
+      `[cut: continue with ${continueWith('artifact_json_slice', { callId: context.callId, path: base, start: next, end })}]`,
     );
   } else if (shown === 0)
     text.note(`Nothing in [${start}, ${end ?? total}): there are ${total} entries.`);

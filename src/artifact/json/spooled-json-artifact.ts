@@ -11,7 +11,7 @@ import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
 import type { JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
-import { type JsonMatch, queryJson } from './json-path-query.js';
+import { type JsonMatch, queryJson, resolveJsonPath } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
 import { jsonToolMethods } from './json-tool-methods.js';
 import { ParsedJsonDocument } from './parsed-json-document.js';
@@ -131,15 +131,17 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     const shape = new JsonShape();
     let scanned = 0;
     const path = options.path ?? '$';
-    const whole = path.trim() === '$';
-    const base = document.rootType === 'array' ? '$[*]' : '$';
-    const result = await queryJson(document, whole ? '$.*' : path, {
+    // The root, or an entry too large to parse (`$.items`), is shaped from its entries.
+    const target = await resolveJsonPath(document, path, options.signal);
+    const whole = target.segments.length === 1;
+    const base = target.document.rootType === 'array' ? `${target.prefix}[*]` : target.prefix;
+    const result = await queryJson(document, whole ? `${target.prefix}.*` : path, {
       ...scanOptions(options),
       onEntry: (matches) => {
         for (const match of matches) {
           scanned++;
           if (!whole) shape.add(path, match.value);
-          else if (base === '$[*]') shape.add(base, match.value);
+          else if (target.document.rootType === 'array') shape.add(base, match.value);
           else shape.add(match.path, match.value, 1);
         }
         return true;
