@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import {
@@ -30,6 +30,7 @@ import {
   type SidecarHeader,
 } from './sidecar.js';
 import { newestNamed, scanSidecars } from './sidecar-scan.js';
+import { createStoreDirectories } from './store-directories.js';
 import { StorePaths } from './store-paths.js';
 
 /**
@@ -70,26 +71,7 @@ export class ArtifactStore {
    */
   static async open(directory: string, options: ArtifactStoreOptions = {}): Promise<ArtifactStore> {
     const store = new ArtifactStore(resolve(directory), options);
-    const paths = store.#paths;
-    try {
-      const created = await mkdir(paths.root, { recursive: true, mode: 0o700 });
-      if (created !== undefined) await chmod(paths.root, 0o700);
-      for (const folder of [paths.objects, paths.temporary]) {
-        await mkdir(folder, { recursive: true, mode: 0o700 });
-        // A symbolic link planted here would send puts, chmod and gc outside the store.
-        if (!(await lstat(folder)).isDirectory()) {
-          throw new SpoolforgeError('E_IO', `${folder}: not a directory (a symbolic link?)`);
-        }
-        await chmod(folder, 0o700);
-      }
-    } catch (error) {
-      if (SpoolforgeError.isInstance(error)) throw error;
-      throw new SpoolforgeError(
-        'E_IO',
-        `Cannot open the artifact store at ${paths.root}: ${openFailure(error)}`,
-        { cause: error },
-      );
-    }
+    await createStoreDirectories(store.#paths);
     return store;
   }
 
@@ -279,20 +261,6 @@ function checkTtl(ttl: number | undefined): number | undefined {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', `A ttl is milliseconds ≥ 0, not ${ttl}`);
   }
   return ttl;
-}
-
-/** Why a store's directory could not be made or used, as a person would say it. */
-function openFailure(error: unknown): string {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'EEXIST':
-    case 'ENOTDIR':
-      return 'the path, or a folder on it, is a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return (error as Error).message ?? String(error);
-  }
 }
 
 /** Fails before any byte is read when the metadata cannot go into a sidecar. */
