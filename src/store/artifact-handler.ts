@@ -78,9 +78,11 @@ export type ArtifactHandler = (
  *   a page with a query form and the result, answered by the same tools and limits a model
  *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400.
  *
- * Unknown and expired artifacts are 404 (a JSON error body; a page on the viewer route). The
- * id segment is only looked up in the store, never made into a path. Work for a request is
- * aborted when its client goes away.
+ * Unknown and expired artifacts are 404, damaged ones 409 naming the artifact (a JSON error
+ * body; a page on the viewer route). Viewer greps share a bounded pool (see
+ * {@link ArtifactHandlerOptions}); past its queue they get 429 with Retry-After. The id segment
+ * is only looked up in the store, never made into a path. Work for a request is aborted when its
+ * client goes away.
  *
  * It uses only Node's own request and response, so any framework can host it:
  * - `http.createServer(handler)`.
