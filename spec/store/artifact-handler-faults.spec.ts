@@ -127,4 +127,13 @@ describe('createArtifactHandler: bounded regex work', () => {
     expect(next.status).toBe(200);
     expect(await next.text()).toContain('1:tiny');
   });
+
+  it('refuses a pool that could never run a grep', async () => {
+    const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+    for (const options of [{ maxConcurrentQueries: 0 }, { maxQueuedQueries: -1 }]) {
+      expect(() => createArtifactHandler(store, options)).toThrow(
+        expect.objectContaining({ code: 'E_INVALID_ARGUMENT' }),
+      );
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { abortError } from '../shared/spoolforge-error.js';
+import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /**
  * A bound on the viewer's query work shared by all requests of one handler: at most
@@ -24,7 +24,21 @@ export class QueryPool {
   readonly #waiting: (() => void)[] = [];
   #running = 0;
 
+  /** `concurrency` ≥ 1 and `queueLimit` ≥ 0, whole numbers, else `E_INVALID_ARGUMENT`. */
   constructor(options: { concurrency: number; queueLimit: number }) {
+    const { concurrency, queueLimit } = options;
+    if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `maxConcurrentQueries must be a whole number ≥ 1, not ${concurrency}`,
+      );
+    }
+    if (!(Number.isInteger(queueLimit) && queueLimit >= 0)) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `maxQueuedQueries must be a whole number ≥ 0, not ${queueLimit}`,
+      );
+    }
     this.#concurrency = options.concurrency;
     this.#queueLimit = options.queueLimit;
   }
