@@ -132,8 +132,8 @@ export class ArtifactStore {
 
   /**
    * The record of a live artifact by id, else the newest live one with that name; `undefined`
-   * for none. Reads only the sidecar's header. A damaged sidecar of that id gives
-   * `E_ARTIFACT_DAMAGED`.
+   * for none. Reads only the sidecar's header. A damaged sidecar of that id, or one that may be
+   * the newest with that name, gives `E_ARTIFACT_DAMAGED` naming it.
    */
   async info(idOrName: string): Promise<StoredArtifactRecord | undefined> {
     return (await this.#find(idOrName))?.record;
@@ -141,8 +141,10 @@ export class ArtifactStore {
 
   /**
    * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
-   * to (or `options.artifactClass`), reading in place from its data file with the stored line index. Unknown or expired:
-   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_ARTIFACT_DAMAGED`.
+   * to (or `options.artifactClass`), reading in place from its data file with the stored line
+   * index. Unknown or expired: `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its
+   * checksums; by name, one that may be the newest with that name) or missing data:
+   * `E_ARTIFACT_DAMAGED`, naming the artifact.
    */
   async get(
     idOrName: string,
