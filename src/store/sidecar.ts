@@ -14,7 +14,14 @@ import type { StoredArtifactRecord } from './artifact-store-types.js';
  */
 export const sidecarFormatVersion = 2;
 
-/** The largest epoch milliseconds a `Date` holds: an expiry past it is "never". */
+/**
+ * The largest epoch milliseconds a `Date` holds: an expiry past it is "never".
+ *
+ * @example
+ * ```ts
+ * const expiresAt = createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl;
+ * ```
+ */
 export const lastDateMilliseconds = 8.64e15;
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
