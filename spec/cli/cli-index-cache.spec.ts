@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +35,8 @@ interface Entry {
 
 /**
  * Reads an entry as the cache writes it: 'SFLINDEX', the header's length (uint32 LE), the header
- * (JSON padded to 8 bytes), then the checkpoint lines and offsets as float64 arrays.
+ * (JSON padded to 8 bytes), the checkpoint lines and offsets as float64 arrays, then the SHA-256
+ * of all that.
  */
 function readEntry(bytes: Buffer): Entry {
   expect(bytes.toString('latin1', 0, 8)).toBe('SFLINDEX');
@@ -55,10 +57,11 @@ function writeEntry({ header, lines, offsets }: Entry): Buffer {
   prefix.write('SFLINDEX', 'latin1');
   prefix.writeUInt32LE(text.length, 8);
   const float64 = (values: number[]) => Buffer.from(Float64Array.from(values).buffer);
-  return Buffer.concat([prefix, Buffer.from(text), float64(lines), float64(offsets)]);
+  const body = Buffer.concat([prefix, Buffer.from(text), float64(lines), float64(offsets)]);
+  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
 }
 
-/** Rewrites the one cache entry through `change` (keeping it well formed). */
+/** Rewrites the one cache entry through `change` (keeping it well formed, its checksum right). */
 async function tamper(change: (entry: Entry) => void): Promise<void> {
   const [file] = await cacheFiles();
   const entry = readEntry(await readFile(file as string));
@@ -137,6 +140,26 @@ describe('the CLI line index cache', () => {
     expect(names).toContain(recent);
     expect(names).not.toContain(stale);
     expect(names).not.toContain(oldFormat);
+  });
+
+  it('ignores an entry whose checkpoints were changed past its checksum, and writes it anew', async () => {
+    const path = await tempFile(bigLog, 'big.log');
+    await runCli(['lines', '350000', '350001', path]);
+    const [file] = await cacheFiles();
+    const saved = await readFile(file as string);
+    // Every checkpoint but the first shifted by one line, in place: still ascending, still the
+    // entry's length, only the checksum can tell.
+    const bytes = Buffer.from(saved);
+    const dataStart = 12 + bytes.readUInt32LE(8);
+    const { checkpointCount } = JSON.parse(bytes.toString('latin1', 12, dataStart));
+    for (let checkpoint = 1; checkpoint < checkpointCount; checkpoint++) {
+      const at = dataStart + checkpoint * 8;
+      bytes.writeDoubleLE(bytes.readDoubleLE(at) + 1, at);
+    }
+    await writeFile(file as string, bytes);
+    const answer = await runCli(['lines', '350000', '350000', path]);
+    expect(answer.stdout.toString()).toMatch(/^line 350000 /);
+    expect(await readFile(file as string)).toEqual(saved);
   });
 
   it('ignores a corrupt cache entry', async () => {

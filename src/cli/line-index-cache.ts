@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -8,14 +9,17 @@ import { LineIndex } from '../spool/line-index.js';
 export const minimumCachedFileBytes = 16 * 1024 * 1024;
 /** Entries unused this long are removed when another is saved: rotated logs leave none behind. */
 const unusedEntryMilliseconds = 30 * 24 * 60 * 60 * 1000;
-const formatVersion = 3;
+/** Entries of format 3 (no checksum) are ignored, then overwritten by the next save. */
+const formatVersion = 4;
 /**
  * An entry is this magic, the header's length (uint32 LE), the header (JSON, padded with spaces
- * to a multiple of 8 bytes) and the checkpoints as raw float64 arrays: loading one is a read and
- * two views, no decoder to import and no 130 k numbers to convert.
+ * to a multiple of 8 bytes), the checkpoints as raw float64 arrays, and the SHA-256 of all that:
+ * loading one is a read, a hash and two views, no decoder to import and no 130 k numbers to
+ * convert, and a changed byte (shifted checkpoints that still ascend) cannot give wrong lines.
  */
 const magic = 'SFLINDEX';
 const headerStart = magic.length + 4;
+const checksumBytes = 32;
 const byteOrder = new Uint8Array(Float64Array.of(1).buffer)[7] === 0x3f ? 'LE' : 'BE';
 
 /**
@@ -66,7 +70,8 @@ export function lineIndexCacheDirectory(environment = process.env): string | und
 
 /**
  * The persisted index of `file` when one exists for this very version of it (same device,
- * inode, size, mtime and ctime); a missing, stale or corrupt cache entry gives `undefined`.
+ * inode, size, mtime and ctime) and its checksum holds; a missing, stale or corrupt cache entry
+ * gives `undefined` (and the caller's next save replaces it).
  *
  * @example
  * ```ts
@@ -154,12 +159,17 @@ function encodeEntry(file: CachedFile, index: LineIndex): Buffer {
   const prefix = Buffer.alloc(headerStart);
   prefix.write(magic, 'latin1');
   prefix.writeUInt32LE(text.length, magic.length);
-  return Buffer.concat([
+  const body = Buffer.concat([
     prefix,
     Buffer.from(text, 'latin1'),
     new Uint8Array(Float64Array.from(lines).buffer),
     new Uint8Array(Float64Array.from(offsets).buffer),
   ]);
+  return Buffer.concat([body, sha256(body)]);
+}
+
+function sha256(bytes: Uint8Array): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }
 
 /** The index an entry holds when it is for this very version of `file`, else `undefined`. */
@@ -167,14 +177,21 @@ function decodeEntry(file: CachedFile, bytes: Buffer): LineIndex | undefined {
   if (bytes.length < headerStart || bytes.toString('latin1', 0, magic.length) !== magic) {
     return undefined;
   }
+  const checked = bytes.length - checksumBytes;
+  if (
+    checked < headerStart ||
+    !sha256(bytes.subarray(0, checked)).equals(bytes.subarray(checked))
+  ) {
+    return undefined;
+  }
   const dataStart = headerStart + bytes.readUInt32LE(magic.length);
-  if (dataStart % 8 !== 0 || dataStart > bytes.length) return undefined;
+  if (dataStart % 8 !== 0 || dataStart > checked) return undefined;
   const header = JSON.parse(bytes.toString('latin1', headerStart, dataStart)) as EntryHeader;
   const matches = Object.entries(fileKey(file)).every(
     ([key, value]) => header[key as keyof EntryHeader] === value,
   );
   const count = header.checkpointCount;
-  if (!matches || !Number.isSafeInteger(count) || bytes.length !== dataStart + count * 16) {
+  if (!matches || !Number.isSafeInteger(count) || checked !== dataStart + count * 16) {
     return undefined;
   }
   // The index covers a prefix of the file: checkpoints bounded by it stay inside the file.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import { defaultResultLimits, type ResultLimits } from '../artifact/forge/model-lines.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { type ArtifactRoute, artifactRoute, normalizeBasePath } from './artifact-route.js';
@@ -7,7 +7,9 @@ import type { ArtifactStore } from './artifact-store.js';
 import type { StoredArtifactRecord } from './artifact-store-types.js';
 import { sendHtml, sendJson, sendJsonError, styleNonce } from './http-responses.js';
 import { prefersHtml } from './prefers-html.js';
+import { QueryPool } from './query-pool.js';
 import { serveArtifactBody } from './serve-artifact-body.js';
+import { viewerArtifactClass } from './viewer-artifact.js';
 import {
   type PageFrame,
   renderArtifactPage,
@@ -36,7 +38,17 @@ export interface ArtifactHandlerOptions {
    * `next` to pass them to; the client gets a 500. Default: `console.error`.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Viewer greps that run at once, across all requests (each regex scan is a worker thread).
+   * Default 2.
+   */
+  maxConcurrentQueries?: number;
+  /** Viewer greps that may wait for a turn; past that they get 429 with Retry-After. Default 8. */
+  maxQueuedQueries?: number;
 }
+
+/** What a refused grep is told to wait: about what a regex scan may take before it gives up. */
+const retryAfterSeconds = 10;
 
 /**
  * A `node:http` request listener that is also Express-style middleware: paths outside its base
@@ -66,9 +78,11 @@ export type ArtifactHandler = (
  *   a page with a query form and the result, answered by the same tools and limits a model
  *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400.
  *
- * Unknown and expired artifacts are 404 (a JSON error body; a page on the viewer route). The
- * id segment is only looked up in the store, never made into a path. Work for a request is
- * aborted when its client goes away.
+ * Unknown and expired artifacts are 404, damaged ones 409 naming the artifact (a JSON error
+ * body; a page on the viewer route). Viewer greps share a bounded pool (see
+ * {@link ArtifactHandlerOptions}); past its queue they get 429 with Retry-After. The id segment
+ * is only looked up in the store, never made into a path. Work for a request is aborted when its
+ * client goes away.
  *
  * It uses only Node's own request and response, so any framework can host it:
  * - `http.createServer(handler)`.
@@ -103,6 +117,11 @@ export function createArtifactHandler(
   const limits = options.limits ?? {};
   const reportError =
     options.onError ?? ((error: unknown) => console.error('spoolforge artifact handler:', error));
+  const viewerClass = viewerArtifactClass(limits.maxLineChars ?? defaultResultLimits.maxLineChars);
+  const queries = new QueryPool({
+    concurrency: options.maxConcurrentQueries ?? 2,
+    queueLimit: options.maxQueuedQueries ?? 8,
+  });
 
   async function handle(
     route: ArtifactRoute,
@@ -117,19 +136,27 @@ export function createArtifactHandler(
       return;
     }
     const frame: PageFrame = { title, basePath, nonce: styleNonce() };
-    switch (route.kind) {
-      case 'unknown':
-        return sendJsonError(request, response, 404, 'Not found');
-      case 'index':
-        return listArtifacts(route.parameters, request, response, frame);
-      case 'body': {
-        const record = await store.info(route.idOrName);
-        if (record === undefined)
-          return sendJsonError(request, response, 404, 'Artifact not found');
-        return serveArtifactBody(request, response, record, store.dataFile(record.id));
+    try {
+      switch (route.kind) {
+        case 'unknown':
+          return sendJsonError(request, response, 404, 'Not found');
+        case 'index':
+          return await listArtifacts(route.parameters, request, response, frame);
+        case 'body': {
+          const record = await store.info(route.idOrName);
+          if (record === undefined)
+            return sendJsonError(request, response, 404, 'Artifact not found');
+          return await serveArtifactBody(request, response, record, store.dataFile(record.id));
+        }
+        case 'view':
+          return await viewArtifact(route, request, response, frame, signal);
       }
-      case 'view':
-        return viewArtifact(route.idOrName, route.parameters, request, response, frame, signal);
+    } catch (error) {
+      // A damaged artifact is the store's state, not a failure of this request: say which.
+      const damaged = SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_DAMAGED';
+      if (!damaged || response.headersSent) throw error;
+      if (route.kind !== 'view') return sendJsonError(request, response, 409, error.message);
+      return sendHtml(request, response, 409, renderProblemPage(frame, error.message), frame.nonce);
     }
   }
 
@@ -152,28 +179,39 @@ export function createArtifactHandler(
   }
 
   async function viewArtifact(
-    idOrName: string,
-    parameters: URLSearchParams,
+    route: { idOrName: string; parameters: URLSearchParams },
     request: IncomingMessage,
     response: ServerResponse,
     frame: PageFrame,
     signal: AbortSignal,
   ): Promise<void> {
-    const record = await store.info(idOrName);
-    const artifact = record && (await openArtifact(store, record, signal));
-    if (record === undefined || artifact === undefined) {
-      const problem = `No artifact "${idOrName}": it is unknown or has expired.`;
-      return sendHtml(request, response, 404, renderProblemPage(frame, problem), frame.nonce);
+    const record = await store.info(route.idOrName);
+    const notFound = () => {
+      const problem = `No artifact "${route.idOrName}": it is unknown or has expired.`;
+      sendHtml(request, response, 404, renderProblemPage(frame, problem), frame.nonce);
+    };
+    if (record === undefined) return notFound();
+    const query = readViewerQuery(route.parameters);
+    // HEAD gets the page's headers without running what may be a scan of gigabytes.
+    const runs = request.method !== 'HEAD';
+    const release = runs && query.operation === 'grep' ? await queries.acquire(signal) : () => {};
+    if (release === undefined) {
+      response.setHeader('Retry-After', String(retryAfterSeconds));
+      const problem = 'The viewer is busy with other searches: try again in a few seconds.';
+      return sendHtml(request, response, 429, renderProblemPage(frame, problem), frame.nonce);
     }
-    const query = readViewerQuery(parameters);
     let outcome: ViewerOutcome = { text: '' };
     try {
-      // HEAD gets the page's headers without running what may be a scan of gigabytes.
-      if (request.method !== 'HEAD') {
-        outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+      const artifact = await openArtifact(store, record, viewerClass, signal);
+      if (artifact === undefined) return notFound();
+      try {
+        if (runs)
+          outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+      } finally {
+        await artifact.close();
       }
     } finally {
-      await artifact.close();
+      release();
     }
     const page = renderArtifactPage(frame, record, query, outcome);
     sendHtml(request, response, 'text' in outcome ? 200 : 400, page, frame.nonce);
@@ -222,10 +260,11 @@ function listedRecord(record: StoredArtifactRecord) {
 async function openArtifact(
   store: ArtifactStore,
   record: StoredArtifactRecord,
+  artifactClass: typeof SpooledArtifact,
   signal: AbortSignal,
 ): Promise<SpooledArtifact | undefined> {
   try {
-    return await store.get(record.id, { signal });
+    return await store.get(record.id, { signal, artifactClass });
   } catch (error) {
     if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND')
       return undefined;

@@ -10,7 +10,10 @@ import type { ArtifactKind } from '../artifact/detect-kind.js';
  * ```
  */
 export interface ArtifactStoreOptions {
-  /** Milliseconds an artifact lives when `put` names no `ttl`. Default: until deleted. */
+  /**
+   * Milliseconds an artifact lives when `put` names no `ttl`; `Infinity` (or any ttl past what a
+   * `Date` holds) is never. Default: until deleted.
+   */
   defaultTtl?: number;
   /** Maps a kind to the class `get` opens. Default `defaultArtifactClassFor`. */
   artifactClassFor?: ArtifactClassChooser;
@@ -33,7 +36,10 @@ export interface PutOptions {
   kind?: ArtifactKind;
   /** The producer's media type (`application/x-ndjson`), served as Content-Type. */
   mediaType?: string;
-  /** Milliseconds until the artifact expires; overrides the store's `defaultTtl`. */
+  /**
+   * Milliseconds until the artifact expires, ≥ 0; `Infinity` (or any ttl past what a `Date`
+   * holds) is never. Overrides the store's `defaultTtl`.
+   */
   ttl?: number;
   /** Anything msgpack can encode; kept in the sidecar and returned by `list` and `info`. */
   metadata?: Record<string, unknown>;

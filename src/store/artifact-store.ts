@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import {
@@ -22,11 +22,16 @@ import type {
 import { collectGarbage, isExpired } from './collect-garbage.js';
 import { syncDirectory, writeThenRename } from './durable-files.js';
 import { ingestSource } from './ingest-source.js';
-import { encodeSidecar, readSidecar, readSidecarHeader, type SidecarHeader } from './sidecar.js';
+import {
+  encodeSidecar,
+  lastDateMilliseconds,
+  readSidecar,
+  readSidecarHeader,
+  type SidecarHeader,
+} from './sidecar.js';
+import { newestNamed, scanSidecars } from './sidecar-scan.js';
+import { createStoreDirectories } from './store-directories.js';
 import { StorePaths } from './store-paths.js';
-
-/** Sidecar headers read at once while listing: bounded, so a big store cannot exhaust descriptors. */
-const listingConcurrency = 32;
 
 /**
  * A directory of artifacts that outlive the process: `put` streams a source in (bounded memory,
@@ -59,20 +64,14 @@ export class ArtifactStore {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Opens (creating with mode `0700`, like `mkdir -p`) the store in `directory`. */
+  /**
+   * Opens (creating with mode `0700`, like `mkdir -p`) the store in `directory`. A path that
+   * cannot be a store (a file, under a file, not permitted) gives `E_IO`, the system's error as
+   * its `cause`.
+   */
   static async open(directory: string, options: ArtifactStoreOptions = {}): Promise<ArtifactStore> {
     const store = new ArtifactStore(resolve(directory), options);
-    const paths = store.#paths;
-    const created = await mkdir(paths.root, { recursive: true, mode: 0o700 });
-    if (created !== undefined) await chmod(paths.root, 0o700);
-    for (const folder of [paths.objects, paths.temporary]) {
-      await mkdir(folder, { recursive: true, mode: 0o700 });
-      // A symbolic link planted here would send puts, chmod and gc outside the store.
-      if (!(await lstat(folder)).isDirectory()) {
-        throw new SpoolforgeError('E_IO', `${folder}: not a directory (a symbolic link?)`);
-      }
-      await chmod(folder, 0o700);
-    }
+    await createStoreDirectories(store.#paths);
     return store;
   }
 
@@ -110,7 +109,9 @@ export class ArtifactStore {
       byteLength: lineIndex.byteLength,
       lineCount: lineIndex.lineCount,
       createdAt,
-      expiresAt: ttl === undefined ? undefined : createdAt + ttl,
+      // Infinity, or an expiry past what a Date holds, is never.
+      expiresAt:
+        ttl === undefined || createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl,
       metadata,
       sha256: ingested.sha256,
     };
@@ -131,8 +132,8 @@ export class ArtifactStore {
 
   /**
    * The record of a live artifact by id, else the newest live one with that name; `undefined`
-   * for none. Reads only the sidecar's header. A damaged sidecar of that id gives
-   * `E_ARTIFACT_DAMAGED`.
+   * for none. Reads only the sidecar's header. A damaged sidecar of that id, or one that may be
+   * the newest with that name, gives `E_ARTIFACT_DAMAGED` naming it.
    */
   async info(idOrName: string): Promise<StoredArtifactRecord | undefined> {
     return (await this.#find(idOrName))?.record;
@@ -140,8 +141,10 @@ export class ArtifactStore {
 
   /**
    * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
-   * to (or `options.artifactClass`), reading in place from its data file with the stored line index. Unknown or expired:
-   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar or missing data: `E_ARTIFACT_DAMAGED`.
+   * to (or `options.artifactClass`), reading in place from its data file with the stored line
+   * index. Unknown or expired: `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its
+   * checksums; by name, one that may be the newest with that name) or missing data:
+   * `E_ARTIFACT_DAMAGED`, naming the artifact.
    */
   async get(
     idOrName: string,
@@ -154,7 +157,7 @@ export class ArtifactStore {
     const read = (id: string) => readSidecar(this.#sidecarPath(id), id);
     let sidecar = isArtifactId(idOrName) ? live(await read(idOrName)) : undefined;
     if (!sidecar) {
-      const named = await this.#findByName(idOrName);
+      const named = newestNamed(await scanSidecars(this.#paths, this.#now()), idOrName);
       sidecar = named && live(await read(named.record.id));
     }
     if (!sidecar) {
@@ -189,15 +192,23 @@ export class ArtifactStore {
 
   /** The live artifacts (complete and unexpired), newest first; damaged sidecars are skipped. */
   async list(): Promise<StoredArtifactRecord[]> {
-    return (await this.#liveHeaders()).map((header) => header.record);
+    return (await scanSidecars(this.#paths, this.#now())).live.map((header) => header.record);
   }
 
   /**
    * Deletes a live artifact (by id, else the newest with that name): the sidecar first, so it
-   * vanishes at once, then its data. False when there was none.
+   * vanishes at once, then its data. By id it deletes a damaged artifact too. False when there
+   * was none.
    */
   async delete(idOrName: string): Promise<boolean> {
-    const found = await this.#find(idOrName);
+    const found = await this.#find(idOrName).catch((error: unknown) => {
+      const damagedById =
+        SpoolforgeError.isInstance(error) &&
+        error.code === 'E_ARTIFACT_DAMAGED' &&
+        isArtifactId(idOrName);
+      if (damagedById) return { record: { id: idOrName } };
+      throw error;
+    });
     if (!found) return false;
     await rm(this.#sidecarPath(found.record.id), { force: true });
     await rm(this.dataFile(found.record.id), { force: true });
@@ -230,32 +241,7 @@ export class ArtifactStore {
       const header = await readSidecarHeader(this.#sidecarPath(idOrName), idOrName);
       if (header && !isExpired(header.record, this.#now())) return header;
     }
-    return this.#findByName(idOrName);
-  }
-
-  async #findByName(name: string): Promise<SidecarHeader | undefined> {
-    return (await this.#liveHeaders()).find((header) => header.record.name === name);
-  }
-
-  /** Every readable, unexpired sidecar header, newest first. */
-  async #liveHeaders(): Promise<SidecarHeader[]> {
-    const ids: string[] = [];
-    for (const name of await readdir(this.#paths.objects)) {
-      const object = StorePaths.parseObjectName(name);
-      if (object?.role === 'sidecar') ids.push(object.id);
-    }
-    const headers: SidecarHeader[] = [];
-    for (let start = 0; start < ids.length; start += listingConcurrency) {
-      const batch = ids.slice(start, start + listingConcurrency);
-      const read = batch.map((id) =>
-        readSidecarHeader(this.#sidecarPath(id), id).catch(() => undefined),
-      );
-      for (const header of await Promise.all(read)) if (header) headers.push(header);
-    }
-    const now = this.#now();
-    return headers
-      .filter((header) => !isExpired(header.record, now))
-      .sort((a, b) => b.record.createdAt - a.record.createdAt || b.writtenAt - a.writtenAt);
+    return newestNamed(await scanSidecars(this.#paths, this.#now()), idOrName);
   }
 }
 
@@ -271,8 +257,9 @@ function checkId(id: string): string {
   return id;
 }
 
+/** A ttl is milliseconds ≥ 0; `Infinity` (or anything past what a `Date` holds) is never. */
 function checkTtl(ttl: number | undefined): number | undefined {
-  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl >= 0)) {
+  if (ttl !== undefined && !(ttl >= 0)) {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', `A ttl is milliseconds ≥ 0, not ${ttl}`);
   }
   return ttl;

@@ -84,6 +84,8 @@ export async function serveArtifactBody(
   response.setHeader('Content-Disposition', contentDisposition(record));
   response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   response.setHeader('Referrer-Policy', 'no-referrer');
+  const range = request.headers.range;
+  if (range !== undefined) request.headers.range = clampSuffixRanges(range, record.byteLength);
   // The path handed to send is the store's own file name, URL-encoded as send expects; `root`
   // confines it to the store's directory whatever the name holds.
   send(request, `/${encodeURIComponent(basename(dataFile))}`, {
@@ -108,6 +110,21 @@ export async function serveArtifactBody(
       });
     })
     .pipe(response);
+}
+
+/**
+ * A Range header with each suffix range longer than the body (`bytes=-100` of 15 bytes) made
+ * the whole body (`bytes=-15`), as RFC 9110 reads it: `send`'s parser calls it unsatisfiable.
+ * An empty body is left as it is, and so is anything that is not a `bytes` range.
+ */
+function clampSuffixRanges(range: string, size: number): string {
+  const match = /^(\s*bytes\s*=)(.*)$/i.exec(range);
+  if (!match || size === 0) return range;
+  const specs = (match[2] ?? '').split(',').map((spec) => {
+    const suffix = /^\s*-\s*(\d+)\s*$/.exec(spec)?.[1];
+    return suffix !== undefined && Number(suffix) > size ? `-${size}` : spec;
+  });
+  return `${match[1]}${specs.join(',')}`;
 }
 
 /** What each failure `send` reports means here: 404 is a data file gone since `info`. */

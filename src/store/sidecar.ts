@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import { decodeMulti, encode } from '@msgpack/msgpack';
+import { decode, decodeMulti, encode } from '@msgpack/msgpack';
 import type { ArtifactKind } from '../artifact/detect-kind.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
@@ -7,8 +8,21 @@ import { readFully } from '../spool/file-io.js';
 import { LineIndex, type LineIndexSnapshot } from '../spool/line-index.js';
 import type { StoredArtifactRecord } from './artifact-store-types.js';
 
-/** Bumped when the sidecar layout changes; a reader refuses versions it does not know. */
-export const sidecarFormatVersion = 1;
+/**
+ * Bumped when the sidecar layout changes; a reader refuses versions it does not know. Format 1
+ * (no checksums) is still read as it was.
+ */
+export const sidecarFormatVersion = 2;
+
+/**
+ * The largest epoch milliseconds a `Date` holds: an expiry past it is "never".
+ *
+ * @example
+ * ```ts
+ * const expiresAt = createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl;
+ * ```
+ */
+export const lastDateMilliseconds = 8.64e15;
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
 const headerReadBytes = 16 * 1024;
@@ -28,8 +42,10 @@ export interface SidecarHeader {
 }
 
 /**
- * The sidecar's bytes: two concatenated msgpack values, the header (format version, record,
- * `writtenAt`) and then the line index snapshot, so listings decode the small header and stop.
+ * The sidecar's bytes: two concatenated msgpack values, so listings decode the small first one
+ * and stop. The first is `{ format, header, sha256 }`, `header` being the msgpack bytes of the
+ * record, `writtenAt` and the SHA-256 of the second value's bytes: the line index snapshot.
+ * Any changed byte then fails a checksum instead of giving wrong lines or a wrong record.
  *
  * @example
  * ```ts
@@ -37,11 +53,17 @@ export interface SidecarHeader {
  * ```
  */
 export function encodeSidecar(header: SidecarHeader, index: LineIndexSnapshot): Uint8Array {
-  const head = encode(
-    { format: sidecarFormatVersion, ...header.record, writtenAt: header.writtenAt },
+  const indexBytes = encode(index);
+  const headerBytes = encode(
+    { ...header.record, writtenAt: header.writtenAt, indexSha256: sha256(indexBytes) },
     { ignoreUndefined: true },
   );
-  return Buffer.concat([head, encode(index)]);
+  const envelope = {
+    format: sidecarFormatVersion,
+    header: headerBytes,
+    sha256: sha256(headerBytes),
+  };
+  return Buffer.concat([encode(envelope), encode(indexBytes)]);
 }
 
 /**
@@ -60,9 +82,9 @@ export async function readSidecarHeader(
   return withSidecar(path, async (handle) => {
     const prefix = await readFully(handle, 0, headerReadBytes);
     const values =
-      decodeValues(path, prefix, 1, { partial: prefix.length === headerReadBytes }) ??
-      decodeValues(path, await readWhole(handle), 1);
-    return parseHeader(path, id, values?.[0]);
+      decodeValues(id, prefix, 1, { partial: prefix.length === headerReadBytes }) ??
+      decodeValues(id, await readWhole(handle), 1);
+    return openEnvelope(id, values?.[0]).header;
   });
 }
 
@@ -81,20 +103,48 @@ export async function readSidecar(
   id: string,
 ): Promise<(SidecarHeader & { lineIndex: LineIndex }) | undefined> {
   return withSidecar(path, async (handle) => {
-    const [header, snapshot] = decodeValues(path, await readWhole(handle), 2) ?? [];
-    const parsed = parseHeader(path, id, header);
+    const [envelope, indexValue] = decodeValues(id, await readWhole(handle), 2) ?? [];
+    const { header, indexSha256 } = openEnvelope(id, envelope);
+    let snapshot = indexValue;
+    if (indexSha256 !== undefined) {
+      if (!(indexValue instanceof Uint8Array) || sha256(indexValue) !== indexSha256) {
+        throw damaged(id, 'has a line index that fails its checksum');
+      }
+      snapshot = decodeOrDamaged(id, indexValue, 'a line index');
+    }
     let lineIndex: LineIndex;
     try {
       lineIndex = LineIndex.fromSnapshot(snapshot as LineIndexSnapshot);
     } catch (error) {
-      throw damaged(path, 'its line index is malformed', error);
+      throw damaged(id, 'has a malformed line index', error);
     }
-    const { byteLength, lineCount } = parsed.record;
+    const { byteLength, lineCount } = header.record;
     if (lineIndex.byteLength !== byteLength || lineIndex.lineCount !== lineCount) {
-      throw damaged(path, 'its line index does not match its header');
+      throw damaged(id, 'has a line index that does not match its header');
     }
-    return { ...parsed, lineIndex };
+    return { ...header, lineIndex };
   });
+}
+
+/**
+ * The name a damaged sidecar still claims, read without any check, or `undefined` when even
+ * that cannot be read: it tells a lookup by name whether the damaged artifact may be its answer.
+ *
+ * @example
+ * ```ts
+ * const name = await claimedName(paths.file(id, 'sidecar'));
+ * ```
+ */
+export async function claimedName(path: string): Promise<string | undefined> {
+  try {
+    const bytes = (await withSidecar(path, readWhole)) ?? new Uint8Array();
+    const [envelope] = decodeMulti(bytes) as Iterable<Record<string, unknown>>;
+    const fields = envelope?.header instanceof Uint8Array ? decode(envelope.header) : envelope;
+    const name = (fields as Record<string, unknown> | undefined)?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function withSidecar<T>(
@@ -124,7 +174,7 @@ async function readWhole(handle: FileHandle): Promise<Uint8Array> {
  * `E_ARTIFACT_DAMAGED` when the bytes are not msgpack or hold fewer values.
  */
 function decodeValues(
-  path: string,
+  id: string,
   bytes: Uint8Array,
   count: number,
   options: { partial?: boolean } = {},
@@ -136,19 +186,35 @@ function decodeValues(
     }
   } catch (error) {
     if (options.partial && error instanceof RangeError) return undefined;
-    throw damaged(path, 'it is not valid msgpack', error);
+    throw damaged(id, 'is not valid msgpack', error);
   }
-  throw damaged(path, `it holds ${values.length} of ${count} values`);
+  throw damaged(id, `holds ${values.length} of ${count} values`);
 }
 
-function parseHeader(path: string, id: string, value: unknown): SidecarHeader {
-  const header = (typeof value === 'object' && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
-  if (header.format !== sidecarFormatVersion) {
-    throw damaged(path, `format ${String(header.format)} is not ${sidecarFormatVersion}`);
+/**
+ * The header of a sidecar's first value, checked: format 2 against its checksum (and with the
+ * checksum the line index must have), format 1 as it stands.
+ */
+function openEnvelope(
+  id: string,
+  value: unknown,
+): { header: SidecarHeader; indexSha256: string | undefined } {
+  const envelope = asObject(value);
+  if (envelope.format === 1) return { header: parseHeader(id, envelope), indexSha256: undefined };
+  if (envelope.format !== sidecarFormatVersion) {
+    throw damaged(id, `has format ${String(envelope.format)}, not ${sidecarFormatVersion}`);
   }
+  const { header: bytes, sha256: checksum } = envelope;
+  if (!(bytes instanceof Uint8Array) || sha256(bytes) !== checksum) {
+    throw damaged(id, 'fails its checksum');
+  }
+  const fields = asObject(decodeOrDamaged(id, bytes, 'a header'));
+  const { indexSha256 } = fields;
+  if (typeof indexSha256 !== 'string') throw damaged(id, 'has a malformed header');
+  return { header: parseHeader(id, fields), indexSha256 };
+}
+
+function parseHeader(id: string, header: Record<string, unknown>): SidecarHeader {
   const { name, kind, mediaType, byteLength, lineCount, createdAt, expiresAt } = header;
   const { metadata, sha256, writtenAt } = header;
   const wellFormed =
@@ -166,7 +232,7 @@ function parseHeader(path: string, id: string, value: unknown): SidecarHeader {
     typeof sha256 === 'string' &&
     /^[0-9a-f]{64}$/.test(sha256) &&
     Number.isFinite(writtenAt);
-  if (!wellFormed) throw damaged(path, 'its header is malformed');
+  if (!wellFormed) throw damaged(id, 'has a malformed header');
   const record: StoredArtifactRecord = {
     id,
     name,
@@ -175,7 +241,8 @@ function parseHeader(path: string, id: string, value: unknown): SidecarHeader {
     byteLength,
     lineCount,
     createdAt: createdAt as number,
-    expiresAt: expiresAt as number | undefined,
+    // Written by versions that took any finite ttl: past what a Date holds, it never comes.
+    expiresAt: (expiresAt as number) > lastDateMilliseconds ? undefined : (expiresAt as number),
     metadata: metadata as Record<string, unknown>,
     sha256,
   };
@@ -186,10 +253,27 @@ function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
-function damaged(path: string, reason: string, cause?: unknown): SpoolforgeError {
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function decodeOrDamaged(id: string, bytes: Uint8Array, what: string): unknown {
+  try {
+    return decode(bytes);
+  } catch (error) {
+    throw damaged(id, `has ${what} in invalid msgpack`, error);
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The message names the artifact, not a path: it may be shown to HTTP clients. */
+function damaged(id: string, reason: string, cause?: unknown): SpoolforgeError {
   return new SpoolforgeError(
     'E_ARTIFACT_DAMAGED',
-    `${path}: damaged artifact sidecar (${reason})`,
+    `Artifact ${id} is damaged: its sidecar ${reason}`,
     {
       cause,
     },

@@ -1,0 +1,139 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ArtifactHandlerOptions, ArtifactStore, createArtifactHandler } from 'spoolforge';
+import { describe, expect, it, vi } from 'vitest';
+import { listen } from '../helpers/http-servers.js';
+import { tempDirectory } from '../helpers/temp-files.js';
+
+/** A store in a fresh directory served at /artifacts on 127.0.0.1. */
+async function serve(options: ArtifactHandlerOptions = {}) {
+  const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+  const origin = await listen(createArtifactHandler(store, options));
+  return { store, base: `${origin}/artifacts` };
+}
+
+describe('createArtifactHandler: faults', () => {
+  it('answers a suffix Range longer than the body with all of it (206), as RFC 9110 says', async () => {
+    const { store, base } = await serve();
+    const record = await store.put('fifteen bytes!\n');
+    expect(record.byteLength).toBe(15);
+    const whole = await fetch(`${base}/${record.id}`, { headers: { Range: 'bytes=-100' } });
+    expect(whole.status).toBe(206);
+    expect(whole.headers.get('content-range')).toBe('bytes 0-14/15');
+    expect(await whole.text()).toBe('fifteen bytes!\n');
+    const exact = await fetch(`${base}/${record.id}`, { headers: { Range: 'bytes=-15' } });
+    expect(exact.status).toBe(206);
+    expect(exact.headers.get('content-range')).toBe('bytes 0-14/15');
+    await exact.arrayBuffer();
+    const last = await fetch(`${base}/${record.id}`, { headers: { Range: 'bytes=-3' } });
+    expect(await last.text()).toBe('s!\n');
+    const past = await fetch(`${base}/${record.id}`, { headers: { Range: 'bytes=20-30' } });
+    expect(past.status).toBe(416);
+    await past.arrayBuffer();
+  });
+
+  it('says which artifact is damaged, with 409 and a readable message, on every route', async () => {
+    const { store, base } = await serve();
+    const older = await store.put('the old report\n', { name: 'report' });
+    const newer = await store.put('the new report\n', { name: 'report' });
+    await writeFile(join(store.directory, 'objects', `${newer.id}.msgpack`), Buffer.from([0xc1]));
+    for (const path of [newer.id, 'report']) {
+      const body = await fetch(`${base}/${path}`);
+      expect(body.status).toBe(409);
+      const { error } = (await body.json()) as { error: { message: string } };
+      expect(error.message).toContain(`Artifact ${newer.id} is damaged`);
+      expect(error.message).not.toContain(store.directory);
+      const page = await fetch(`${base}/${path}/view`);
+      expect(page.status).toBe(409);
+      expect(await page.text()).toContain(`Artifact ${newer.id} is damaged`);
+    }
+    const listing = (await (await fetch(`${base}/`)).json()) as { artifacts: { id: string }[] };
+    expect(listing.artifacts.map((artifact) => artifact.id)).toEqual([older.id]);
+  });
+
+  it('shows "never" for a ttl of forever (1e16, MAX_SAFE_INTEGER, Infinity) on the index and viewer', async () => {
+    const { store, base } = await serve();
+    for (const ttl of [1e16, Number.MAX_SAFE_INTEGER, Number.POSITIVE_INFINITY]) {
+      const record = await store.put('kept for ever\n', { ttl });
+      const page = await fetch(`${base}/${record.id}/view`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('expires never');
+    }
+    const index = await fetch(`${base}/?format=html`);
+    expect(index.status).toBe(200);
+    expect((await index.text()).match(/<td>never<\/td>/g)).toHaveLength(3);
+  });
+
+  it('bounds a 50 MB one-line JSON on the viewer pages: a piece of the line and a note that it is cut', async () => {
+    const { store, base } = await serve();
+    const entries = Array.from(
+      { length: 1_900_000 },
+      (_, index) => `"key${index}":"value ${index}"`,
+    );
+    const json = `{${entries.join(',')}}`;
+    expect(json.length).toBeGreaterThan(50_000_000);
+    const record = await store.put(json, { name: 'minified' });
+    expect(record.kind).toBe('json');
+    // Line pages read a few KiB of the line and say its size; grep gives the line as a model's
+    // artifact_grep shows it, cut to its first 2,000 characters.
+    const size = record.byteLength;
+    for (const [query, note] of [
+      ['', `line cut: ${size} bytes`],
+      ['op=head&n=1', `line cut: ${size} bytes`],
+      ['op=tail', `line cut: ${size} bytes`],
+      ['op=lines&start=1&end=1', `line cut: ${size} bytes`],
+      ['op=grep&pattern=key1899999', `line cut: 2000 of ${size} chars`],
+      ['op=grep&pattern=value%20\\d%2B&context=2', `line cut: 2000 of ${size} chars`],
+    ]) {
+      const response = await fetch(`${base}/${record.id}/view?${query}`);
+      const page = await response.text();
+      expect(response.status, query).toBe(200);
+      expect(Buffer.byteLength(page), query).toBeLessThan(1_000_000);
+      expect(page, query).toContain(note);
+      expect(page, query).toContain('1:{&quot;key0&quot;:&quot;value 0&quot;');
+    }
+  });
+});
+
+describe('createArtifactHandler: bounded regex work', () => {
+  it('runs a few greps at once, queues a few, refuses the rest with 429, and a body is still served at once', async () => {
+    const { store, base } = await serve({ maxConcurrentQueries: 2, maxQueuedQueries: 4 });
+    // Each line makes (a+)+$ backtrack far longer than the viewer's 10 s regex budget.
+    const victim = await store.put(`${'a'.repeat(40)}b\n`.repeat(20), { name: 'victim' });
+    const tiny = await store.put('tiny\n');
+    const controller = new AbortController();
+    const finished: { status: number; retryAfter: string | null }[] = [];
+    const greps = Array.from({ length: 30 }, async () => {
+      const url = `${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`;
+      const response = await fetch(url, { signal: controller.signal });
+      await response.arrayBuffer();
+      finished.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
+    });
+    const settled = Promise.allSettled(greps);
+    const body = await fetch(`${base}/${tiny.id}`);
+    expect(await body.text()).toBe('tiny\n');
+    // The 24 past the 2 running and the 4 queued are refused at once; the 6 others still run.
+    await vi.waitFor(() => expect(finished).toHaveLength(24), { timeout: 5_000 });
+    for (const refusal of finished) {
+      expect(refusal.status).toBe(429);
+      expect(Number(refusal.retryAfter)).toBeGreaterThan(0);
+    }
+    controller.abort();
+    const outcomes = await settled;
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(6);
+    expect(finished).toHaveLength(24);
+    // With the client gone the work is dropped: the next grep runs at once.
+    const next = await fetch(`${base}/${tiny.id}/view?op=grep&pattern=t.n`);
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('1:tiny');
+  });
+
+  it('refuses a pool that could never run a grep', async () => {
+    const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+    for (const options of [{ maxConcurrentQueries: 0 }, { maxQueuedQueries: -1 }]) {
+      expect(() => createArtifactHandler(store, options)).toThrow(
+        expect.objectContaining({ code: 'E_INVALID_ARGUMENT' }),
+      );
+    }
+  });
+});

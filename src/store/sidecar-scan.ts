@@ -1,0 +1,99 @@
+import { readdir, stat } from 'node:fs/promises';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { isExpired } from './collect-garbage.js';
+import { claimedName, readSidecarHeader, type SidecarHeader } from './sidecar.js';
+import { StorePaths } from './store-paths.js';
+
+/** Sidecar headers read at once while listing: bounded, so a big store cannot exhaust descriptors. */
+const listingConcurrency = 32;
+
+/**
+ * A sidecar that fails its checks: its id, when it was last written (its mtime), and the name
+ * it still claims when that much can be read.
+ *
+ * @example
+ * ```ts
+ * const entry: DamagedSidecar = { id, writtenAt: 1_700_000_000_000, name: undefined };
+ * ```
+ */
+export interface DamagedSidecar {
+  id: string;
+  writtenAt: number;
+  name: string | undefined;
+}
+
+/**
+ * What one pass over a store's sidecars found: the live headers newest first, and the damaged.
+ *
+ * @example
+ * ```ts
+ * const { live, damaged } = await scanSidecars(paths, Date.now());
+ * ```
+ */
+export interface SidecarScan {
+  live: SidecarHeader[];
+  damaged: DamagedSidecar[];
+}
+
+/**
+ * Reads every sidecar header of the store: the readable and unexpired ones newest first (by
+ * `createdAt`, then `writtenAt`), and those that fail their checks. A sidecar that cannot be
+ * read for another reason (EMFILE, removed meanwhile) is skipped.
+ *
+ * @example
+ * ```ts
+ * const records = (await scanSidecars(paths, Date.now())).live.map((header) => header.record);
+ * ```
+ */
+export async function scanSidecars(paths: StorePaths, now: number): Promise<SidecarScan> {
+  const ids: string[] = [];
+  for (const name of await readdir(paths.objects)) {
+    const object = StorePaths.parseObjectName(name);
+    if (object?.role === 'sidecar') ids.push(object.id);
+  }
+  const live: SidecarHeader[] = [];
+  const damaged: DamagedSidecar[] = [];
+  const readOne = async (id: string) => {
+    const path = paths.file(id, 'sidecar');
+    try {
+      const header = await readSidecarHeader(path, id);
+      if (header && !isExpired(header.record, now)) live.push(header);
+    } catch (error) {
+      if (!SpoolforgeError.isInstance(error) || error.code !== 'E_ARTIFACT_DAMAGED') return;
+      const stats = await stat(path).catch(() => undefined);
+      if (stats) damaged.push({ id, writtenAt: stats.mtimeMs, name: await claimedName(path) });
+    }
+  };
+  for (let start = 0; start < ids.length; start += listingConcurrency) {
+    await Promise.all(ids.slice(start, start + listingConcurrency).map(readOne));
+  }
+  live.sort((a, b) => b.record.createdAt - a.record.createdAt || b.writtenAt - a.writtenAt);
+  return { live, damaged };
+}
+
+/**
+ * The newest live header named `name`, or `undefined`. When a damaged sidecar may be the answer
+ * instead, it throws `E_ARTIFACT_DAMAGED` naming it rather than answer with an older artifact:
+ * one written after the match (its name cannot be trusted, a changed byte may be in it), or,
+ * with no match, one that still claims the name.
+ *
+ * @example
+ * ```ts
+ * const header = newestNamed(await scanSidecars(paths, Date.now()), 'ci build 4812');
+ * ```
+ */
+export function newestNamed(scan: SidecarScan, name: string): SidecarHeader | undefined {
+  const match = scan.live.find((header) => header.record.name === name);
+  const rivals = scan.damaged.filter((entry) =>
+    match ? entry.writtenAt > match.writtenAt : entry.name === name,
+  );
+  if (rivals.length === 0) return match;
+  const ids = rivals.map((entry) => entry.id).join(', ');
+  const subject = rivals.length === 1 ? `Artifact ${ids} is` : `Artifacts ${ids} are`;
+  throw new SpoolforgeError(
+    'E_ARTIFACT_DAMAGED',
+    `${subject} damaged and may be the newest named ${JSON.stringify(name)}` +
+      `${match ? ` (the newest readable one is ${match.record.id})` : ''}: ` +
+      'delete by id, or let gc remove, what is damaged to look this name up again',
+  );
+}
