@@ -74,23 +74,29 @@ describe('createArtifactHandler: faults', () => {
     expect(json.length).toBeGreaterThan(50_000_000);
     const record = await store.put(json, { name: 'minified' });
     expect(record.kind).toBe('json');
-    // Line pages read a few KiB of the line and say its size; grep gives the line as a model's
-    // artifact_grep shows it, cut to its first 2,000 characters.
+    // Line pages read a few KiB of the line and say its size; grep shows the text around the
+    // match, as a model's artifact_grep does.
     const size = record.byteLength;
-    for (const [query, note] of [
-      ['', `line cut: ${size} bytes`],
-      ['op=head&n=1', `line cut: ${size} bytes`],
-      ['op=tail', `line cut: ${size} bytes`],
-      ['op=lines&start=1&end=1', `line cut: ${size} bytes`],
-      ['op=grep&pattern=key1899999', `line cut: 2000 of ${size} chars`],
-      ['op=grep&pattern=value%20\\d%2B&context=2', `line cut: 2000 of ${size} chars`],
+    const start = '1:{&quot;key0&quot;:&quot;value 0&quot;';
+    const lineCut = `line cut: 2000 chars of a ${(size / 2 ** 20).toFixed(1)} MiB line`;
+    for (const [query, note, shown] of [
+      ['', lineCut, start],
+      ['op=head&n=1', lineCut, start],
+      ['op=tail', lineCut, start],
+      ['op=lines&start=1&end=1', lineCut, start],
+      [
+        'op=grep&pattern=key1899999',
+        `of ${size.toLocaleString('en-US')}]`,
+        '&quot;key1899999&quot;',
+      ],
+      ['op=grep&pattern=value%20\\d%2B&context=2', `line cut: 2000 of ${size} chars`, start],
     ]) {
       const response = await fetch(`${base}/${record.id}/view?${query}`);
       const page = await response.text();
       expect(response.status, query).toBe(200);
       expect(Buffer.byteLength(page), query).toBeLessThan(1_000_000);
       expect(page, query).toContain(note);
-      expect(page, query).toContain('1:{&quot;key0&quot;:&quot;value 0&quot;');
+      expect(page, query).toContain(shown);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { defaultResultLimits, type ResultLimits } from '../artifact/forge/model-lines.js';
+import type { ResultLimits } from '../artifact/forge/model-lines.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { type ArtifactRoute, artifactRoute, normalizeBasePath } from './artifact-route.js';
@@ -9,7 +9,6 @@ import { sendHtml, sendJson, sendJsonError, styleNonce } from './http-responses.
 import { prefersHtml } from './prefers-html.js';
 import { QueryPool } from './query-pool.js';
 import { serveArtifactBody } from './serve-artifact-body.js';
-import { viewerArtifactClass } from './viewer-artifact.js';
 import {
   type PageFrame,
   renderArtifactPage,
@@ -117,7 +116,6 @@ export function createArtifactHandler(
   const limits = options.limits ?? {};
   const reportError =
     options.onError ?? ((error: unknown) => console.error('spoolforge artifact handler:', error));
-  const viewerClass = viewerArtifactClass(limits.maxLineChars ?? defaultResultLimits.maxLineChars);
   const queries = new QueryPool({
     concurrency: options.maxConcurrentQueries ?? 2,
     queueLimit: options.maxQueuedQueries ?? 8,
@@ -202,7 +200,7 @@ export function createArtifactHandler(
     }
     let outcome: ViewerOutcome = { text: '' };
     try {
-      const artifact = await openArtifact(store, record, viewerClass, signal);
+      const artifact = await openArtifact(store, record, signal);
       if (artifact === undefined) return notFound();
       try {
         if (runs)
@@ -260,11 +258,10 @@ function listedRecord(record: StoredArtifactRecord) {
 async function openArtifact(
   store: ArtifactStore,
   record: StoredArtifactRecord,
-  artifactClass: typeof SpooledArtifact,
   signal: AbortSignal,
 ): Promise<SpooledArtifact | undefined> {
   try {
-    return await store.get(record.id, { signal, artifactClass });
+    return await store.get(record.id, { signal });
   } catch (error) {
     if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND')
       return undefined;
