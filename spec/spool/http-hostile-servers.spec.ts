@@ -78,6 +78,18 @@ describe('HttpSpoolReader against a server that sends more than asked', () => {
     expect(server.bytesSent()).toBeLessThan(pulledBound);
   });
 
+  it('retries, then fails, a first reply shorter than asked that is not the whole object', async () => {
+    const server = await patternServer(() => ({
+      status: 206,
+      headers: { 'content-range': `bytes 0-99/${claimed}` },
+      from: 0,
+      length: 100,
+    }));
+    const reader = new HttpSpoolReader(`${server.origin}/huge.log`, { ...quick, retries: 1 });
+    const error = await failure(reader.read(0, 10), 'E_REMOTE_FAILED');
+    expect(error.message).toMatch(/sent 100 of 131072 bytes asked for \(after 2 attempts\)/);
+  });
+
   it('refuses a 200 to a Range request, of unknown or large size, without reading it', async () => {
     const whole = (length: boolean): PatternReply => ({
       status: 200,

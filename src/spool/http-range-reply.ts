@@ -60,6 +60,19 @@ export async function answeredRange(
 }
 
 /**
+ * The retryable failure of a 206 that covers only `sent` of the `asked` bytes: the next attempt
+ * asks again (for the rest, where the bytes received can be kept).
+ *
+ * @example
+ * ```ts
+ * if (answered.length < wanted) throw shortRange(answered.length, wanted);
+ * ```
+ */
+export function shortRange(sent: number, asked: number): RetryableFailure {
+  return new RetryableFailure(`the server sent ${sent} of ${asked} bytes asked for`);
+}
+
+/**
  * Hands the first `length` bytes of a body to `onChunk` as they arrive. A body the server said
  * goes on (`more`) is cancelled there, unread; otherwise a longer body is an error, and a
  * shorter one (a dropped connection) a retryable failure.

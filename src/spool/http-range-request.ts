@@ -1,5 +1,5 @@
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
-import { answeredRange, discard, readBody, readWholeBody } from './http-range-reply.js';
+import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
 import { redactError } from './redact-secrets.js';
 import {
@@ -53,6 +53,12 @@ export async function probeRemote(
           start: 0,
           end: firstLength,
         });
+        // The block cache takes the head for a whole first block: a shorter one is no use.
+        const wanted = Math.min(firstLength, answered.total);
+        if (answered.length < wanted) {
+          await discard(response);
+          throw shortRange(answered.length, wanted);
+        }
         const head = await readWholeBody(client.label, response, answered, touch);
         return { identity: identityOf(response, answered.total), head, whole: false };
       }
@@ -97,9 +103,7 @@ export async function fetchRange(
           identity,
         );
         await readBody(client.label, response, answered, take, touch);
-        if (start + received < end) {
-          throw new RetryableFailure(`the server sent ${answered.length} of ${end - from} bytes`);
-        }
+        if (start + received < end) throw shortRange(answered.length, end - from);
         return;
       }
       await discard(response);
