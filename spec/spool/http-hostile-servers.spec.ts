@@ -148,8 +148,13 @@ describe('HttpSpoolReader errors never show a password or a query string', () =>
   it('redacts them for a refused connection, a 404, a 500, a name that does not resolve and a failing fetch', async () => {
     const closed = await startServer(() => undefined);
     await closed.close();
-    const missing = await startServer((_request, response) => response.writeHead(404).end());
-    const broken = await startServer((_request, response) => response.writeHead(500).end());
+    // Status lines that echo the request, query and all.
+    const missing = await startServer((request, response) =>
+      response.writeHead(404, `Not Found: ${request.url}`).end(),
+    );
+    const broken = await startServer((request, response) =>
+      response.writeHead(500, `Failed: ${request.url}`).end(),
+    );
     const cases = [
       { origin: closed.origin, code: 'E_REMOTE_FAILED', options: {} },
       { origin: missing.origin, code: 'E_REMOTE_NOT_FOUND', options: {} },

@@ -68,7 +68,7 @@ export async function probeRemote(
       if (response.status === 416 && range?.total === 0) {
         return { identity: identityOf(response, 0), head: new Uint8Array(0), whole: true };
       }
-      throw statusFailure(client.label, response);
+      throw statusFailure(client.label, response, client.given);
     }),
   );
 }
@@ -121,7 +121,7 @@ export async function fetchRange(
           `${client.label}: the server stopped honouring Range requests`,
         );
       }
-      throw statusFailure(client.label, response);
+      throw statusFailure(client.label, response, client.given);
     });
   });
 }
