@@ -4,6 +4,7 @@ import { HttpSpoolReader, readerChunks } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { collect, failure, numberedLog, quick } from '../helpers/http-reader.js';
 import {
+  faulty,
   type PatternReply,
   patternBytes,
   patternServer,
@@ -12,7 +13,7 @@ import {
   startServer,
   urlOf,
 } from '../helpers/http-servers.js';
-import { tempDirectory } from '../helpers/temp-files.js';
+import { tempDirectory, tempFile } from '../helpers/temp-files.js';
 
 /** What a lying server claims the object holds: far more than any read asks for. */
 const claimed = 256 * 1024 * 1024;
@@ -179,6 +180,23 @@ describe('HttpSpoolReader errors never show a password or a query string', () =>
       expect(error.message, origin).toContain(`${origin}/build.log`);
       for (const secret of secrets) expect(shown(error), origin).not.toContain(secret);
     }
+  });
+
+  it('redacts them where a server echoes the request in a header', async () => {
+    const path = await tempFile(numberedLog(2000), 'build.log');
+    const server = await startServer(
+      faulty(path, (n, request, response) => {
+        delete request.headers['if-match'];
+        delete request.headers['if-range'];
+        response.setHeader('etag', n === 1 ? '"v1"' : `"${request.url}"`);
+        return false;
+      }),
+    );
+    const reader = new HttpSpoolReader(withSecrets(server.origin), { blockSize: 4096 });
+    await reader.read(0, 10);
+    const error = await failure(reader.read(50_000, 10), 'E_REMOTE_CHANGED');
+    expect(error.message).toContain('its ETag went from "v1" to "/build.log');
+    for (const secret of secrets) expect(shown(error)).not.toContain(secret);
   });
 });
 

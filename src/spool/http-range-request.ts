@@ -1,7 +1,7 @@
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
-import { redactError } from './redact-secrets.js';
+import { redactError, redactOwnError } from './redact-secrets.js';
 import {
   changed,
   checkSameObject,
@@ -68,7 +68,7 @@ export async function probeRemote(
       if (response.status === 416 && range?.total === 0) {
         return { identity: identityOf(response, 0), head: new Uint8Array(0), whole: true };
       }
-      throw statusFailure(client.label, response, client.given);
+      throw statusFailure(client.label, response);
     }),
   );
 }
@@ -121,7 +121,7 @@ export async function fetchRange(
           `${client.label}: the server stopped honouring Range requests`,
         );
       }
-      throw statusFailure(client.label, response, client.given);
+      throw statusFailure(client.label, response);
     });
   });
 }
@@ -168,7 +168,9 @@ async function attempt<T>(
     return await handle(response, touch);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) throw error;
+    if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) {
+      throw redactOwnError(error, client.given);
+    }
     // fetch's messages (and a custom fetch's) may quote the URL, signature and all.
     const safe = redactError(error, client.given) as Error & {
       cause?: { code?: string; message?: string };

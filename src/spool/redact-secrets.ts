@@ -44,6 +44,22 @@ export function redactError(error: unknown, url: string): unknown {
   return copy;
 }
 
+/**
+ * One of spoolforge's own errors about `url` with {@link redactText} applied to its message and
+ * stack, in place: such messages quote what the server sent (a reason phrase, an ETag, a
+ * Content-Range), which may echo the request, query and all.
+ *
+ * @example
+ * ```ts
+ * throw redactOwnError(error, client.given);
+ * ```
+ */
+export function redactOwnError<T extends Error>(error: T, url: string): T {
+  error.message = redactText(error.message, url);
+  if (error.stack) error.stack = redactText(error.stack, url);
+  return error;
+}
+
 function secretsOf(url: string): string[] {
   if (!URL.canParse(url)) return [];
   const { password, search } = new URL(url);

@@ -1,6 +1,5 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { parseRetryAfter, RetryableFailure } from './http-retry.js';
-import { redactText } from './redact-secrets.js';
 
 /**
  * What the first response said about the object: its length and validators. Later requests
@@ -96,17 +95,15 @@ export function changed(label: string, how: string): SpoolforgeError {
 
 /**
  * The error for a status that is not an answer: not found, forbidden, worth a retry (408, 429,
- * 5xx, with the server's `Retry-After`), or failed. The server's reason phrase is shown
- * scrubbed of `url`'s secrets, which a server may echo.
+ * 5xx, with the server's `Retry-After`), or failed.
  *
  * @example
  * ```ts
- * if (!response.ok) throw statusFailure(client.label, response, client.given);
+ * if (!response.ok) throw statusFailure(client.label, response);
  * ```
  */
-export function statusFailure(label: string, response: Response, url: string): Error {
-  const reason = redactText(response.statusText, url);
-  const status = `${response.status}${reason ? ` ${reason}` : ''}`;
+export function statusFailure(label: string, response: Response): Error {
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status === 404 || response.status === 410) {
     return new SpoolforgeError('E_REMOTE_NOT_FOUND', `${label}: ${status}`);
   }
