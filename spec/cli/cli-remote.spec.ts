@@ -80,22 +80,23 @@ describe('CLI with an http(s) SOURCE', () => {
     const missing = await startServer((_request, response) => response.writeHead(404).end());
     const broken = await startServer((_request, response) => response.writeHead(500).end());
     for (const { origin, why } of [
-      { origin: closed.origin, why: 'network error (ECONNREFUSED) (after 5 attempts)' },
-      { origin: missing.origin, why: '404 Not Found' },
-      { origin: 'http://spoolforge-nowhere.invalid', why: 'ENOTFOUND' },
+      { origin: closed.origin, why: /^network error \(ECONNREFUSED\) \(after 5 attempts\)$/ },
+      { origin: missing.origin, why: /^404 Not Found$/ },
+      { origin: broken.origin, why: /^500 Internal Server Error \(after 5 attempts\)$/ },
+      // A name that never resolves (RFC 6761); without a resolver, EAI_AGAIN, retried.
+      {
+        origin: 'http://spoolforge-nowhere.invalid',
+        why: /^(ENOTFOUND|network error \(EAI_AGAIN\) \(after 5 attempts\))$/,
+      },
     ]) {
       const url = `${origin.replace('://', '://alice:hunter2-PW@')}/log?X-Amz-Signature=S3cr3tSig`;
       const result = await runCli(['head', url]);
       expect(result.status).toBe(2);
-      expect(result.stderr).toBe(`spoolforge: ${origin}/log: ${why}\n`);
+      const prefix = `spoolforge: ${origin}/log: `;
+      expect(result.stderr.startsWith(prefix), result.stderr).toBe(true);
+      expect(result.stderr.slice(prefix.length).trimEnd()).toMatch(why);
+      expect(result.stderr.endsWith('\n')).toBe(true);
     }
-    // 500s are retried with backoff: one is enough to see the message.
-    const url = `${broken.origin.replace('://', '://alice:hunter2-PW@')}/log?X-Amz-Signature=S3cr3tSig`;
-    const result = await runCli(['count', url]);
-    expect(result.stderr).toMatch(
-      /^spoolforge: http:\/\/127\.0\.0\.1:\d+\/log: 500 Internal Server Error/,
-    );
-    expect(result.stderr).not.toMatch(/hunter2-PW|S3cr3tSig/);
   });
 
   it('reads only what head and tail need from a server that sends far more than asked', async () => {
