@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
+import {
+  patternBytes,
+  patternServer,
+  rangeStart,
+  serveFiles,
+  startServer,
+  urlOf,
+} from '../helpers/http-servers.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempFile } from '../helpers/temp-files.js';
 
@@ -65,5 +72,64 @@ describe('CLI with an http(s) SOURCE', () => {
     expect(refused.stderr).toBe(
       `spoolforge: ${closed.origin}/log: network error (ECONNREFUSED) (after 5 attempts)\n`,
     );
+  });
+
+  it('never shows the password or the query string of the URL', async () => {
+    const closed = await startServer(() => undefined);
+    await closed.close();
+    const missing = await startServer((_request, response) => response.writeHead(404).end());
+    const broken = await startServer((_request, response) => response.writeHead(500).end());
+    for (const { origin, why } of [
+      { origin: closed.origin, why: /^network error \(ECONNREFUSED\) \(after 5 attempts\)$/ },
+      { origin: missing.origin, why: /^404 Not Found$/ },
+      { origin: broken.origin, why: /^500 Internal Server Error \(after 5 attempts\)$/ },
+      // A name that never resolves (RFC 6761); without a resolver, EAI_AGAIN, retried.
+      {
+        origin: 'http://spoolforge-nowhere.invalid',
+        why: /^(ENOTFOUND|network error \(EAI_AGAIN\) \(after 5 attempts\))$/,
+      },
+    ]) {
+      const url = `${origin.replace('://', '://alice:hunter2-PW@')}/log?X-Amz-Signature=S3cr3tSig`;
+      const result = await runCli(['head', url]);
+      expect(result.status).toBe(2);
+      const prefix = `spoolforge: ${origin}/log: `;
+      expect(result.stderr.startsWith(prefix), result.stderr).toBe(true);
+      expect(result.stderr.slice(prefix.length).trimEnd()).toMatch(why);
+      expect(result.stderr.endsWith('\n')).toBe(true);
+    }
+  });
+
+  it('reads only what head and tail need from a server that sends far more than asked', async () => {
+    const claimed = 256 * 1024 * 1024;
+    const server = await patternServer((request) => {
+      const from = rangeStart(request);
+      return {
+        status: 206,
+        headers: { 'content-range': `bytes ${from}-${claimed - 1}/${claimed}` },
+        from,
+        length: claimed - from,
+      };
+    });
+    const head = await runCli(['head', '-n', '3', `${server.origin}/huge.log`]);
+    expect(head.stderr).toBe('');
+    expect(head.stdout).toEqual(patternBytes(0, 3 * 64));
+    const tail = await runCli(['tail', '-n', '2', `${server.origin}/huge.log`]);
+    expect(tail.stdout).toEqual(patternBytes(claimed - 2 * 64, claimed));
+    await server.settled();
+    expect(server.bytesSent()).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('refuses a server that answers a Range request with a huge whole body', async () => {
+    const server = await patternServer(() => ({
+      status: 200,
+      headers: {},
+      from: 0,
+      length: 256 * 1024 * 1024,
+    }));
+    const result = await runCli(['head', '-n', '3', `${server.origin}/huge.log`]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/ignores Range requests/);
+    await server.settled();
+    expect(server.bytesSent()).toBeLessThan(16 * 1024 * 1024);
   });
 });

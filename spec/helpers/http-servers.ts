@@ -3,6 +3,7 @@ import {
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
+  type OutgoingHttpHeaders,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -91,6 +92,20 @@ export function serveFiles(path: string, options: send.SendOptions = {}): Handle
   };
 }
 
+/** Serves `path` with send, but lets `fault` answer request number `n` (1-based) first. */
+export function faulty(
+  path: string,
+  fault: (n: number, request: IncomingMessage, response: ServerResponse) => boolean,
+  options: Parameters<typeof serveFiles>[1] = {},
+): Handler {
+  const serve = serveFiles(path, options);
+  let count = 0;
+  return (request, response) => {
+    count++;
+    if (!fault(count, request, response)) serve(request, response);
+  };
+}
+
 /** The URL of `path` on `server`, as {@link serveFiles} serves it. */
 export function urlOf(server: TestServer, path: string, query = ''): string {
   return `${server.origin}/${encodeURIComponent(basename(path))}${query}`;
@@ -126,4 +141,73 @@ export function rawRequest(
       .on('error', reject)
       .end();
   });
+}
+
+/** Byte `position` of the body a {@link patternServer} sends: 63 `x` and a newline, repeated. */
+export function patternBytes(start: number, end: number): Buffer {
+  return Buffer.from(
+    Array.from({ length: end - start }, (_, index) => ((start + index) % 64 === 63 ? 10 : 120)),
+  );
+}
+
+/** What a {@link patternServer} answers to one request: a status, headers, and a body. */
+export interface PatternReply {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  /** The body is the pattern's bytes `[from, from + length)`. */
+  from: number;
+  length: number;
+}
+
+/** A {@link TestServer} whose bodies are written only as fast as the client reads them. */
+export interface PatternServer extends TestServer {
+  /** Resolves once every response has ended or lost its connection (at most 2 s). */
+  settled: () => Promise<void>;
+}
+
+/**
+ * An adversary: answers each request (numbered from 1) as `answer` says, with a body of the
+ * repeating pattern that may be far larger than anything asked. Each write waits for `drain`
+ * and writing stops when the connection closes, so `bytesSent()` counts what the client
+ * actually pulled, give or take the socket buffers.
+ */
+export async function patternServer(
+  answer: (request: IncomingMessage, n: number) => PatternReply,
+): Promise<PatternServer> {
+  const pattern = patternBytes(0, 64 * 1024 + 64);
+  const open = new Set<Promise<void>>();
+  let count = 0;
+  const server = await startServer((request, response) => {
+    const reply = answer(request, ++count);
+    response.writeHead(reply.status, reply.headers);
+    const done = (async () => {
+      for (let sent = 0; sent < reply.length && !response.destroyed; ) {
+        const offset = (reply.from + sent) % 64;
+        const size = Math.min(64 * 1024, reply.length - sent);
+        sent += size;
+        if (!response.write(pattern.subarray(offset, offset + size))) {
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              response.off('drain', wake).off('close', wake);
+              resolve();
+            };
+            response.on('drain', wake).on('close', wake);
+          });
+        }
+      }
+      response.end();
+    })();
+    open.add(done);
+    done.finally(() => open.delete(done));
+  });
+  const settled = async () => {
+    const limit = new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref());
+    await Promise.race([Promise.all(open), limit]);
+  };
+  return { ...server, settled };
+}
+
+/** The first byte a request's `Range: bytes=a-b` asks for (0 without one). */
+export function rangeStart(request: IncomingMessage): number {
+  return Number(/^bytes=(\d+)-/.exec(request.headers.range ?? '')?.[1] ?? 0);
 }

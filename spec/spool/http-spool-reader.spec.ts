@@ -5,38 +5,12 @@ import {
   HttpSpoolReader,
   readerChunks,
   SpooledArtifact,
-  SpoolforgeError,
   tailOffset,
 } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { type Handler, serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
+import { collect, failure, numberedLog, quick } from '../helpers/http-reader.js';
+import { faulty, serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
-
-const numberedLog = (count: number) =>
-  Array.from(
-    { length: count },
-    (_, line) => `${line + 1} ${line % 97 === 0 ? 'ERROR' : 'INFO'} ${'x'.repeat(line % 80)}\n`,
-  ).join('');
-
-/** Rejects with a SpoolforgeError of `code`, returning it for more checks. */
-async function failure(promise: Promise<unknown>, code: string): Promise<SpoolforgeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(SpoolforgeError.isInstance(error), String(error)).toBe(true);
-  expect((error as SpoolforgeError).code, (error as Error).message).toBe(code);
-  return error as SpoolforgeError;
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
-}
-
-/** Fast retries so fault tests do not wait on real backoff. */
-const quick = { retryDelay: 1, maxRetryDelay: 2_000 };
 
 describe('HttpSpoolReader against send', () => {
   it('finds the head and the last lines in one or two requests each', async () => {
@@ -188,20 +162,6 @@ describe('HttpSpoolReader against send', () => {
   });
 });
 
-/** Serves `path` with send, but lets `fault` answer request number `n` (1-based) first. */
-function faulty(
-  path: string,
-  fault: (n: number, request: Parameters<Handler>[0], response: Parameters<Handler>[1]) => boolean,
-  options: Parameters<typeof serveFiles>[1] = {},
-): Handler {
-  const serve = serveFiles(path, options);
-  let count = 0;
-  return (request, response) => {
-    count++;
-    if (!fault(count, request, response)) serve(request, response);
-  };
-}
-
 /**
  * A log served with a strong ETag `"v<version>"` that the test bumps when it replaces the
  * object; with `conditionals: false` the server ignores If-Match and If-Range (and sends no
@@ -282,20 +242,25 @@ describe('HttpSpoolReader against faults', () => {
     const text = numberedLog(30_000);
     const path = await tempFile(text);
     const server = await startServer(
-      faulty(path, (n, request, response) => {
-        if (n !== 2) return false;
-        // Send the headers and part of the range, then drop the connection.
-        const [start, end] = (request.headers.range ?? '').replace('bytes=', '').split('-');
-        const first = Number(start);
-        response.writeHead(206, {
-          'content-range': `bytes ${first}-${end}/${Buffer.byteLength(text)}`,
-          'content-length': String(Number(end) - first + 1),
-        });
-        response.write(Buffer.from(text).subarray(first, first + 1000), () =>
-          response.socket?.destroy(),
-        );
-        return true;
-      }),
+      faulty(
+        path,
+        (n, request, response) => {
+          response.setHeader('etag', '"v1"');
+          if (n !== 2) return false;
+          // Send the headers and part of the range, then drop the connection.
+          const [start, end] = (request.headers.range ?? '').replace('bytes=', '').split('-');
+          const first = Number(start);
+          response.writeHead(206, {
+            'content-range': `bytes ${first}-${end}/${Buffer.byteLength(text)}`,
+            'content-length': String(Number(end) - first + 1),
+          });
+          response.write(Buffer.from(text).subarray(first, first + 1000), () =>
+            response.socket?.destroy(),
+          );
+          return true;
+        },
+        { etag: false, lastModified: false },
+      ),
     );
     const reader = new HttpSpoolReader(urlOf(server, path), { ...quick, blockSize: 4096 });
     expect((await collect(readerChunks(reader))).toString()).toBe(text);

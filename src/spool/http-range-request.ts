@@ -1,5 +1,7 @@
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
+import { redactError, redactOwnError } from './redact-secrets.js';
 import {
   changed,
   checkSameObject,
@@ -7,6 +9,7 @@ import {
   parseContentRange,
   type RemoteIdentity,
   statusFailure,
+  strongEtag,
 } from './remote-identity.js';
 
 /**
@@ -14,12 +17,15 @@ import {
  *
  * @example
  * ```ts
- * const client: RangeClient = { url, label: redactUrl(url), fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
+ * const client: RangeClient = { url, given: url, label: redactUrl(url), fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
  * ```
  */
 export interface RangeClient {
+  /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */
   url: string;
-  /** The URL as errors show it: without its query string, which may hold a signature. */
+  /** The URL as given, credentials and all: what error messages are scrubbed of. */
+  given: string;
+  /** The URL as errors show it: without its user, password and query string. */
   label: string;
   fetch: typeof globalThis.fetch;
   headers: Headers;
@@ -42,19 +48,23 @@ export async function probeRemote(
   const headers = requestHeaders(client, `bytes=0-${firstLength - 1}`);
   return withRetries(client.label, client.policy, signal, () =>
     attempt(client, headers, signal, async (response, touch) => {
-      const range = parseContentRange(response.headers.get('content-range'));
-      if (response.status === 206 && range?.total !== undefined && range.start === 0) {
-        const head = await readWholeBody(client, response, range.end - range.start + 1, touch);
-        return { identity: identityOf(response, range.total), head, whole: false };
+      if (response.status === 206) {
+        const answered = await answeredRange(client.label, response, {
+          start: 0,
+          end: firstLength,
+        });
+        // The block cache takes the head for a whole first block: a shorter one is no use.
+        const wanted = Math.min(firstLength, answered.total);
+        if (answered.length < wanted) {
+          await discard(response);
+          throw shortRange(answered.length, wanted);
+        }
+        const head = await readWholeBody(client.label, response, answered, touch);
+        return { identity: identityOf(response, answered.total), head, whole: false };
       }
       if (response.status === 200) return wholeBody(client, response, touch);
       await discard(response);
-      if (response.status === 206) {
-        throw new SpoolforgeError(
-          'E_REMOTE_RANGE_UNSUPPORTED',
-          `${client.label}: the server's Content-Range (${response.headers.get('content-range')}) gives no length`,
-        );
-      }
+      const range = parseContentRange(response.headers.get('content-range'));
       if (response.status === 416 && range?.total === 0) {
         return { identity: identityOf(response, 0), head: new Uint8Array(0), whole: true };
       }
@@ -76,29 +86,24 @@ export async function fetchRange(
   onChunk: (chunk: Uint8Array) => void,
 ): Promise<void> {
   const { start, end } = range;
-  const progress = { expected: end - start, received: 0 };
+  let received = 0;
+  const take = (chunk: Uint8Array) => {
+    received += chunk.length;
+    onChunk(chunk);
+  };
   await withRetries(client.label, client.policy, signal, () => {
-    const from = start + progress.received;
+    const from = start + received;
     const headers = requestHeaders(client, `bytes=${from}-${end - 1}`, identity);
     return attempt(client, headers, signal, async (response, touch) => {
       if (response.status === 206) {
-        checkSameObject(client.label, identity, response);
-        const answered = parseContentRange(response.headers.get('content-range'));
-        if (answered?.total !== undefined && answered.total !== identity.length) {
-          await discard(response);
-          throw changed(
-            client.label,
-            `its length went from ${identity.length} to ${answered.total}`,
-          );
-        }
-        if (answered?.start !== from) {
-          await discard(response);
-          throw new SpoolforgeError(
-            'E_REMOTE_FAILED',
-            `${client.label}: asked for bytes from ${from}, got Content-Range ${response.headers.get('content-range')}`,
-          );
-        }
-        await readBody(client, response, progress, onChunk, touch);
+        const answered = await answeredRange(
+          client.label,
+          response,
+          { start: from, end },
+          identity,
+        );
+        await readBody(client.label, response, answered, take, touch);
+        if (start + received < end) throw shortRange(answered.length, end - from);
         return;
       }
       await discard(response);
@@ -163,70 +168,27 @@ async function attempt<T>(
     return await handle(response, touch);
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
-    if (controller.signal.aborted) {
-      throw new RetryableFailure(`no data for ${client.timeout} ms`, { cause: error });
+    if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) {
+      throw redactOwnError(error, client.given);
     }
-    if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) throw error;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+    // fetch's messages (and a custom fetch's) may quote the URL, signature and all.
+    const safe = redactError(error, client.given) as Error & {
+      cause?: { code?: string; message?: string };
+    };
+    if (controller.signal.aborted) {
+      throw new RetryableFailure(`no data for ${client.timeout} ms`, { cause: safe });
+    }
+    const cause = safe.cause;
+    const detail = cause?.code ?? cause?.message ?? safe.message;
     // Socket failures carry a code and may pass; a name that does not resolve (EAI_AGAIN might)
     // or a request fetch refuses to send (a blocked port) will fail the same way again.
     if (!cause?.code || cause.code === 'ENOTFOUND') {
-      throw new SpoolforgeError('E_REMOTE_FAILED', `${client.label}: ${detail}`, { cause: error });
+      throw new SpoolforgeError('E_REMOTE_FAILED', `${client.label}: ${detail}`, { cause: safe });
     }
-    throw new RetryableFailure(`network error (${detail})`, { cause: error });
+    throw new RetryableFailure(`network error (${detail})`, { cause: safe });
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Hands a body's chunks to `onChunk`, counting them in `progress`; more than `expected` bytes
- * is an error, fewer (a dropped connection) a retryable failure.
- */
-async function readBody(
-  client: RangeClient,
-  response: Response,
-  progress: { expected: number; received: number },
-  onChunk: (chunk: Uint8Array) => void,
-  touch: () => void,
-): Promise<void> {
-  if (!response.body) throw new RetryableFailure('the response had no body');
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    touch();
-    if (progress.received + chunk.length > progress.expected) {
-      throw new SpoolforgeError(
-        'E_REMOTE_FAILED',
-        `${client.label}: the server sent more bytes than the range asked for`,
-      );
-    }
-    progress.received += chunk.length;
-    onChunk(chunk);
-  }
-  if (progress.received < progress.expected) {
-    throw new RetryableFailure(
-      `the connection closed after ${progress.received} of ${progress.expected} bytes`,
-    );
-  }
-}
-
-/** Reads a whole body of `length` bytes into one array. */
-async function readWholeBody(
-  client: RangeClient,
-  response: Response,
-  length: number,
-  touch: () => void,
-): Promise<Uint8Array> {
-  const target = new Uint8Array(length);
-  const progress = { expected: length, received: 0 };
-  await readBody(
-    client,
-    response,
-    progress,
-    (chunk) => target.set(chunk, progress.received - chunk.length),
-    touch,
-  );
-  return target;
 }
 
 /** A 200 to a Range request: usable only when the whole body is small enough to keep. */
@@ -245,7 +207,12 @@ async function wholeBody(
       }, more than wholeBodyLimit (${client.wholeBodyLimit} bytes)`,
     );
   }
-  const head = await readWholeBody(client, response, declared, touch);
+  const head = await readWholeBody(
+    client.label,
+    response,
+    { length: declared, more: false },
+    touch,
+  );
   return { identity: identityOf(response, declared), head, whole: true };
 }
 
@@ -254,15 +221,12 @@ function requestHeaders(client: RangeClient, range: string, identity?: RemoteIde
   headers.set('range', range);
   // Compressed bodies would make byte ranges meaningless.
   headers.set('accept-encoding', 'identity');
-  if (identity?.etag && !identity.etag.startsWith('W/')) {
-    headers.set('if-range', identity.etag);
-    headers.set('if-match', identity.etag);
+  const etag = identity && strongEtag(identity);
+  if (etag) {
+    headers.set('if-range', etag);
+    headers.set('if-match', etag);
   } else if (identity?.lastModified) {
     headers.set('if-range', identity.lastModified);
   }
   return headers;
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
 }

@@ -7,7 +7,10 @@
  * ```
  */
 export interface HttpSpoolReaderOptions {
-  /** Sent with every request (authorization, cookies, API keys). */
+  /**
+   * Sent with every request (authorization, cookies, API keys). An `Authorization` here wins
+   * over a user and password in the URL.
+   */
   headers?: ConstructorParameters<typeof Headers>[0];
   /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */
   fetch?: typeof globalThis.fetch;

@@ -1,6 +1,8 @@
 import { raceAbort } from '../shared/abortable.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { assembleBlocks, BlockCache } from './block-cache.js';
+import { FirstBlockCheck } from './first-block-check.js';
+import { rangeClient } from './http-range-client.js';
 import {
   fetchRange,
   fetchRangeBytes,
@@ -17,16 +19,21 @@ interface Remote {
   identity: RemoteIdentity;
   /** The whole body, when the server sent it instead of a range. */
   whole: Uint8Array | undefined;
+  /** Without a validator: the first block's digest, checked when it is downloaded again. */
+  firstBlock: FirstBlockCheck | undefined;
 }
 
 /**
  * Reads an object over HTTP(S) with Range requests (RFC 9110), never downloading more than it is
  * asked for: any server that answers Range (nginx, S3 and GCS presigned URLs, `send`, a CDN).
  * The first request fetches the first block and learns the length and validator (a strong ETag,
- * else Last-Modified); later ones carry `If-Range`/`If-Match`, so an object replaced mid-read
- * fails with `E_REMOTE_CHANGED` instead of mixing versions. Random reads go through an LRU block
- * cache (head, tail and a line lookup cost a request or two); {@link HttpSpoolReader.stream}
- * keeps several growing requests in flight for scans. Errors name the URL without its query
+ * else Last-Modified); later ones carry `If-Range`/`If-Match` and must repeat the length and
+ * validator, so an object replaced mid-read fails with `E_REMOTE_CHANGED` instead of mixing
+ * versions (without a validator, the first block is compared when downloaded again, as every
+ * stream that made a request does as it ends). No reply is read past what was asked. Random
+ * reads go through an LRU block cache (head, tail and a line lookup cost a request or two);
+ * {@link HttpSpoolReader.stream} keeps several growing requests in flight for scans. A user and
+ * password in the URL are sent as Basic auth; errors name the URL without them or its query
  * string, which may hold a signature.
  *
  * @example
@@ -61,23 +68,7 @@ export class HttpSpoolReader implements SpoolReader {
     if (protocol !== 'http:' && protocol !== 'https:') {
       throw new SpoolforgeError('E_INVALID_ARGUMENT', `${redactUrl(this.url)}: not an http(s) URL`);
     }
-    const fetchImplementation = options.fetch ?? globalThis.fetch;
-    this.#client = {
-      url: this.url,
-      label: redactUrl(this.url),
-      fetch: (input, init) => {
-        this.#requestCount++;
-        return fetchImplementation(input, init);
-      },
-      headers: new Headers(options.headers),
-      policy: {
-        retries: options.retries ?? 4,
-        retryDelay: options.retryDelay ?? 250,
-        maxRetryDelay: options.maxRetryDelay ?? 10_000,
-      },
-      timeout: options.timeout ?? 30_000,
-      wholeBodyLimit: options.wholeBodyLimit ?? 1024 * 1024,
-    };
+    this.#client = rangeClient(this.url, options, () => this.#requestCount++);
     this.#blockSize = options.blockSize ?? 128 * 1024;
     this.#partSize = Math.max(options.partSize ?? 4 * 1024 * 1024, this.#blockSize);
     this.#readAhead = Math.max(1, options.readAhead ?? 4);
@@ -100,7 +91,8 @@ export class HttpSpoolReader implements SpoolReader {
 
   async read(position: number, length: number, options: ReadOptions = {}): Promise<Uint8Array> {
     const signal = this.#signal(options.signal);
-    const { identity, whole } = await this.#open(signal);
+    const remote = await this.#open(signal);
+    const { identity, whole } = remote;
     const start = Math.max(0, position);
     const end = Math.min(identity.length, start + Math.max(0, length));
     if (end <= start) return new Uint8Array(0);
@@ -113,7 +105,7 @@ export class HttpSpoolReader implements SpoolReader {
     const first = Math.max(0, Math.floor(start / size) - (short && start >= last * size ? 1 : 0));
     for (;;) {
       try {
-        const blocks = await this.#blocks(first, last, identity, signal);
+        const blocks = await this.#blocks(first, last, remote, signal);
         return assembleBlocks(blocks, start - first * size, end - start);
       } catch (error) {
         // A block another read was fetching failed because that read was aborted, not this one.
@@ -133,7 +125,8 @@ export class HttpSpoolReader implements SpoolReader {
   async *stream(start = 0, end?: number, options: ReadOptions = {}): AsyncGenerator<Uint8Array> {
     const controller = new AbortController();
     const signal = this.#signal(options.signal, controller.signal);
-    const { identity, whole } = await this.#open(signal);
+    const remote = await this.#open(signal);
+    const { identity, whole } = remote;
     const stop = Math.min(end ?? identity.length, identity.length);
     let position = Math.max(0, start);
     if (position >= stop) return;
@@ -141,14 +134,19 @@ export class HttpSpoolReader implements SpoolReader {
       yield whole.subarray(position, stop);
       return;
     }
-    const firstEnd = Math.min(stop, (Math.floor(position / this.#blockSize) + 1) * this.#blockSize);
-    yield await this.read(position, firstEnd - position, { signal });
-    position = firstEnd;
-    const queue: PrefetchedRange[] = [];
-    let next = position;
-    let size = 2 * this.#blockSize;
-    let window = 1;
+    const requests = this.#requestCount;
+    let failed = false;
     try {
+      const firstEnd = Math.min(
+        stop,
+        (Math.floor(position / this.#blockSize) + 1) * this.#blockSize,
+      );
+      yield await this.read(position, firstEnd - position, { signal });
+      position = firstEnd;
+      const queue: PrefetchedRange[] = [];
+      let next = position;
+      let size = 2 * this.#blockSize;
+      let window = 1;
       while (position < stop) {
         while (queue.length < window && next < stop) {
           const range = { start: next, ...this.#nextPart(next, stop, size) };
@@ -171,8 +169,16 @@ export class HttpSpoolReader implements SpoolReader {
         }
         window = Math.min(window + 1, this.#readAhead);
       }
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       controller.abort();
+      // Without a validator, the first block downloaded again is the check that the bytes
+      // streamed (finished or stopped early) came from one version.
+      if (!failed && remote.firstBlock && this.#requestCount > requests) {
+        await this.#fetch(remote, 0, remote.firstBlock.length, this.#signal(options.signal));
+      }
     }
   }
 
@@ -194,9 +200,14 @@ export class HttpSpoolReader implements SpoolReader {
       const probe = probeRemote(this.#client, this.#blockSize, this.#lifetime).then(
         ({ identity, head, whole }) => {
           this.#bytesReceived += head.length;
-          if (whole) return { identity, whole: head };
+          if (whole) return { identity, whole: head, firstBlock: undefined };
           this.#cache.set(0, head);
-          return { identity, whole: undefined };
+          const validated = identity.etag !== undefined || identity.lastModified !== undefined;
+          return {
+            identity,
+            whole: undefined,
+            firstBlock: validated ? undefined : new FirstBlockCheck(head),
+          };
         },
       );
       // A failed probe (an abort, a network outage) is not remembered: the next call tries again.
@@ -209,12 +220,7 @@ export class HttpSpoolReader implements SpoolReader {
   }
 
   /** Blocks `first..last`: cached, already in flight, or fetched now, one request per missing run. */
-  #blocks(
-    first: number,
-    last: number,
-    identity: RemoteIdentity,
-    signal: AbortSignal,
-  ): Promise<Uint8Array[]> {
+  #blocks(first: number, last: number, remote: Remote, signal: AbortSignal): Promise<Uint8Array[]> {
     const blocks: (Uint8Array | Promise<Uint8Array>)[] = [];
     let run: number[] = [];
     const fetchRun = () => {
@@ -222,8 +228,8 @@ export class HttpSpoolReader implements SpoolReader {
       run = [];
       if (indices.length === 0) return;
       const runStart = (indices[0] as number) * this.#blockSize;
-      const runEnd = Math.min(identity.length, runStart + indices.length * this.#blockSize);
-      const bytes = this.#fetch(identity, runStart, runEnd, signal);
+      const runEnd = Math.min(remote.identity.length, runStart + indices.length * this.#blockSize);
+      const bytes = this.#fetch(remote, runStart, runEnd, signal);
       const copy = indices.length > 1;
       indices.forEach((index, offset) => {
         // A copy when the run has several blocks: a cached view would pin the whole run's buffer.
@@ -256,14 +262,16 @@ export class HttpSpoolReader implements SpoolReader {
     return raceAbort(Promise.all(blocks), signal);
   }
 
+  /** Bytes `[start, end)` downloaded now; the first block is checked against the first reply's. */
   async #fetch(
-    identity: RemoteIdentity,
+    remote: Remote,
     start: number,
     end: number,
     signal: AbortSignal,
   ): Promise<Uint8Array> {
-    const bytes = await fetchRangeBytes(this.#client, identity, { start, end }, signal);
+    const bytes = await fetchRangeBytes(this.#client, remote.identity, { start, end }, signal);
     this.#bytesReceived += bytes.length;
+    if (start === 0) remote.firstBlock?.verify(this.#client.label, bytes);
     return bytes;
   }
 

@@ -12,6 +12,24 @@ export function redactUrl(url: string | URL): string {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
   } catch {
-    return String(url).replace(/[?#].*$/s, '');
+    return String(url)
+      .replace(/[?#].*$/s, '')
+      .replace(/^([a-z][a-z\d+.-]*:\/\/)[^/]*@/i, '$1');
+  }
+}
+
+/**
+ * A percent-encoded URL component decoded, or as it is when it is not valid percent-encoding.
+ *
+ * @example
+ * ```ts
+ * decodeUrlComponent('p%40ss'); // 'p@ss'
+ * ```
+ */
+export function decodeUrlComponent(component: string): string {
+  try {
+    return decodeURIComponent(component);
+  } catch {
+    return component;
   }
 }

@@ -33,7 +33,10 @@ export function identityOf(response: Response, length: number): RemoteIdentity {
 }
 
 /**
- * Fails with `E_REMOTE_CHANGED` when a response's validators differ from the first ones.
+ * Fails with `E_REMOTE_CHANGED` when a response's validators differ from the first ones. A
+ * validator the first response had and a later one lacks counts as a change: a server must send
+ * on a 206 the ETag it would send on a 200 (RFC 9110), so one that drops it may be serving
+ * another version while ignoring `If-Match`. Last-Modified next to a strong ETag may be dropped.
  *
  * @example
  * ```ts
@@ -42,13 +45,37 @@ export function identityOf(response: Response, length: number): RemoteIdentity {
  */
 export function checkSameObject(label: string, identity: RemoteIdentity, response: Response): void {
   const etag = response.headers.get('etag');
-  if (identity.etag && etag && etag !== identity.etag) {
-    throw changed(label, `its ETag went from ${identity.etag} to ${etag}`);
+  if (identity.etag && etag !== identity.etag) {
+    throw changed(
+      label,
+      etag
+        ? `its ETag went from ${identity.etag} to ${etag}`
+        : `a later reply has no ETag (the first had ${identity.etag})`,
+    );
   }
   const lastModified = response.headers.get('last-modified');
-  if (identity.lastModified && lastModified && lastModified !== identity.lastModified) {
+  if (!identity.lastModified || lastModified === identity.lastModified) return;
+  if (lastModified) {
     throw changed(label, `its Last-Modified went from ${identity.lastModified} to ${lastModified}`);
   }
+  if (!strongEtag(identity)) {
+    throw changed(
+      label,
+      `a later reply has no Last-Modified (the first had ${identity.lastModified})`,
+    );
+  }
+}
+
+/**
+ * The identity's ETag when it is strong: the one validator `If-Match` accepts.
+ *
+ * @example
+ * ```ts
+ * if (strongEtag(identity)) headers.set('if-match', strongEtag(identity));
+ * ```
+ */
+export function strongEtag(identity: RemoteIdentity): string | undefined {
+  return identity.etag?.startsWith('W/') ? undefined : identity.etag;
 }
 
 /**

@@ -1,0 +1,50 @@
+import type { RangeClient } from './http-range-request.js';
+import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
+import { decodeUrlComponent, redactUrl } from './redact-url.js';
+
+/**
+ * The {@link RangeClient} of a reader of `url` with `options`' defaults filled in; `onRequest`
+ * counts requests. A user and password in the URL are sent as `Authorization: Basic` (fetch
+ * refuses a URL that carries them), unless `options.headers` has an `Authorization` of its own.
+ *
+ * @example
+ * ```ts
+ * const client = rangeClient('https://user:pw@logs.example.com/a.log', {}, () => count++);
+ * ```
+ */
+export function rangeClient(
+  url: string,
+  options: HttpSpoolReaderOptions,
+  onRequest: () => void,
+): RangeClient {
+  const headers = new Headers(options.headers);
+  const target = new URL(url);
+  let fetched = url;
+  if (target.username || target.password) {
+    if (!headers.has('authorization')) {
+      const userPass = `${decodeUrlComponent(target.username)}:${decodeUrlComponent(target.password)}`;
+      headers.set('authorization', `Basic ${Buffer.from(userPass).toString('base64')}`);
+    }
+    target.username = '';
+    target.password = '';
+    fetched = target.href;
+  }
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  return {
+    url: fetched,
+    given: url,
+    label: redactUrl(url),
+    fetch: (input, init) => {
+      onRequest();
+      return fetchImplementation(input, init);
+    },
+    headers,
+    policy: {
+      retries: options.retries ?? 4,
+      retryDelay: options.retryDelay ?? 250,
+      maxRetryDelay: options.maxRetryDelay ?? 10_000,
+    },
+    timeout: options.timeout ?? 30_000,
+    wholeBodyLimit: options.wholeBodyLimit ?? 1024 * 1024,
+  };
+}
