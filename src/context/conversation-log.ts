@@ -102,11 +102,17 @@ export class ConversationLog {
     let compaction: CompactionRecord | undefined;
     let nextSeq = 0;
     const signal = options.signal ? { signal: options.signal } : {};
-    for await (const { event } of backend.readBackward(signal)) {
-      nextSeq = Math.max(nextSeq, event.seq + 1);
-      if (compaction && event.seq < compaction.keptFrom) break;
-      if (event.type === 'message') events.push(event);
-      else compaction ??= event.compaction;
+    try {
+      for await (const { event } of backend.readBackward(signal)) {
+        nextSeq = Math.max(nextSeq, event.seq + 1);
+        if (compaction && event.seq < compaction.keptFrom) break;
+        if (event.type === 'message') events.push(event);
+        else compaction ??= event.compaction;
+      }
+    } catch (error) {
+      // A backend this call opened is this call's to close; a caller's stays theirs.
+      if (!options.backend) await backend.close?.().catch(() => undefined);
+      throw error;
     }
     return new ConversationLog({
       conversationId,
