@@ -132,7 +132,7 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
-export { pairToolCalls } from './context/pair-tool-calls.js';
+export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
   type ProjectContextOptions,

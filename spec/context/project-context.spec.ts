@@ -111,21 +111,34 @@ describe('projectContext', () => {
     expect(projection.messages[2]?.content).toBe('[tool output trimmed; ref=call_0]');
     expect(countTokens(projection.messages[2]?.content ?? '')).toBeLessThanOrEqual(12);
     expect(projection.messages.at(-1)).toEqual(history.at(-1));
-    // The estimate is the tokenizer's count plus a small framing cost a message.
+    // The tokenizer's count of the text, plus what the request adds: framing a message, each
+    // call's JSON and each result's call id and tool name (its bound against the rendered
+    // requests is in projection-converters.spec.ts), the reply's priming.
     const counted = projection.messages.reduce(
       (sum, message) =>
         sum +
-        countTokens(
-          [
-            message.content,
-            ...(message.role === 'assistant'
-              ? (message.toolCalls ?? []).map((call) => `${call.id} ${call.name} ${call.arguments}`)
-              : []),
-          ].join('\n'),
-        ),
-      0,
+        4 +
+        countTokens(message.content) +
+        (message.role === 'tool' ? countTokens(message.toolCallId + message.toolName) : 0) +
+        (message.role === 'assistant'
+          ? (message.toolCalls ?? []).reduce(
+              (calls, call) =>
+                calls +
+                4 +
+                countTokens(
+                  JSON.stringify({
+                    type: 'tool-call',
+                    toolCallId: call.id,
+                    toolName: call.name,
+                    input: JSON.parse(call.arguments),
+                  }),
+                ),
+              0,
+            )
+          : 0),
+      3,
     );
-    expect(projection.tokens).toBe(counted + 4 * history.length);
+    expect(projection.tokens).toBe(counted);
     expect(await projectContext(history, options)).toEqual(projection);
   });
 
