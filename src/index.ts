@@ -153,9 +153,9 @@ export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
 export {
   defaultToolOutputLimits,
   type ToolOutputLimits,
+  messageView,
   toolOutputRef,
-  toolOutputView,
-} from './context/tool-output-view.js';
+} from './context/message-view.js';
 export {
   type ArtifactReference,
   type ToolEvent,

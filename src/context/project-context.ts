@@ -1,9 +1,9 @@
 import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { type ContextBudgetOptions, contextBudget } from './context-budget.js';
 import type { ConversationMessage } from './conversation-message.js';
+import { messageView, type ToolOutputLimits, toolOutputRef } from './message-view.js';
 import { pairToolCalls } from './pair-tool-calls.js';
 import { messageTokens, requestTokens } from './request-tokens.js';
-import { type ToolOutputLimits, toolOutputRef, toolOutputView } from './tool-output-view.js';
 
 /**
  * Options for {@link projectContext}.
@@ -74,7 +74,9 @@ function memoized<Value>(
 
 /**
  * Renders a history under a token budget. Every tool output is cut to `maxLineLength` per line
- * and `maxMessageBytes` in all; when the whole exceeds the budget, the oldest tool outputs are
+ * and `maxMessageBytes` in all, and so is any other message over `maxMessageBytes` (see
+ * {@link messageView}); a call without its result is answered as interrupted (see
+ * {@link ContextProjection.messages}); when the whole exceeds the budget, the oldest tool outputs are
  * replaced by `[tool output trimmed; ref=…]` until it fits, while the latest batch of results
  * stays. Trimmed outputs stay queryable (`tool_output_cache`, the forged `artifact_*` tools).
  * Deterministic: no model is called; the same history and options give the same projection.
@@ -95,9 +97,7 @@ export async function projectContext(
     memoized(countCache, message, encoding ?? '', () => messageTokens(message, encoding));
   const limitsKey = `${options.maxLineLength}/${options.maxMessageBytes}`;
   const messages = pairToolCalls(history, { unanswered: 'interrupted' }).map((message) =>
-    message.role === 'tool'
-      ? memoized(viewCache, message, limitsKey, () => toolOutputView(message, options))
-      : message,
+    memoized(viewCache, message, limitsKey, () => messageView(message, options)),
   );
   const costs = await Promise.all(messages.map(count));
   let tokens = costs.reduce((sum, cost) => sum + cost, 0);
