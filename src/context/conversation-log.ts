@@ -13,6 +13,7 @@ import type {
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
 import { messageView, resolveLimits } from './message-view.js';
+import { restoredHandle } from './restored-handle.js';
 import { summaryMessage } from './summary-reply.js';
 
 /**
@@ -97,7 +98,12 @@ export class ConversationLog {
 
   /**
    * Opens a conversation, new or existing, and rebuilds its working set from the latest
-   * compaction and the events since it, without reading what came before.
+   * compaction and the events since it, without reading what came before. The handles of tool
+   * outputs recorded there name `tool_output_cache` and the stored ref instead of the
+   * `artifact_*` tools and call id, which only the session that ran the call offered.
+   *
+   * @throws SpoolforgeError `E_IO` when the default JSONL log cannot be created or opened,
+   *   `E_LOG_DAMAGED` for a line that is not an event, `E_ABORTED`; the file is closed again.
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
     const conversationId = options.conversationId ?? randomUUID();
@@ -134,8 +140,12 @@ export class ConversationLog {
       now: options.now ?? Date.now,
       maxMessageBytes,
       compaction,
-      // Read newest first; events a compaction left behind are not in the working set.
-      events: events.reverse().filter((event) => event.seq >= (compaction?.keptFrom ?? 0)),
+      // Read newest first; events a compaction left behind are not in the working set. Handles
+      // of calls an earlier process ran name tools that reach them from this one.
+      events: events
+        .reverse()
+        .filter((event) => event.seq >= (compaction?.keptFrom ?? 0))
+        .map((event) => ({ ...event, message: restoredHandle(event.message) })),
       nextSeq,
     });
   }
