@@ -3,7 +3,9 @@
 // reject that with HTTP 400. The scripted model validates requests the way they do.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { generateText } from 'ai';
 import OpenAI from 'openai';
 import {
   ArtifactStore,
@@ -251,13 +253,6 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
     await api.sendNaively(model.url, messages);
     expect(model.rejected).toHaveLength(0);
     expect(model.requests).toHaveLength(1);
-    // The AI SDK's messages pair every call the same way.
-    const parts = toModelMessages(messages).flatMap((message): unknown[] =>
-      typeof message.content === 'string' ? [] : message.content,
-    ) as { type: string; toolCallId?: string }[];
-    const ids = (type: string) =>
-      parts.filter((part) => part.type === type).map((part) => part.toolCallId);
-    expect(ids('tool-result')).toEqual(ids('tool-call'));
   });
 
   it('rejects a result for a call the assistant message before it did not make', async () => {
@@ -303,5 +298,32 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
     expect(JSON.stringify(model.requests[0]?.body)).toContain(
       `[Result of tool run_build (call ${orphanId})]\\nexit 2`,
     );
+  });
+});
+
+describe('Vercel AI SDK: a log a crash left mid tool run', () => {
+  it('projects into messages generateText sends and the API accepts', async () => {
+    model = await startScriptedModel({ wires: [openAIChatWire], script: () => ({ text: 'ok' }) });
+    const log = await crashedLog(['call_1', 'call_2']);
+    await log.append({ role: 'user', content: 'Did the tests pass?' });
+    const { messages } = await projectContext(log.history(), { contextBudgetTokens: 20_000 });
+    await log.close();
+    const provider = createOpenAI({ apiKey: 'offline', baseURL: `${model.url}/v1` });
+    const { text } = await generateText({
+      model: provider.chat('gpt-4o-mini'),
+      messages: toModelMessages(messages, { instructions: 'You run builds.' }),
+      maxRetries: 0,
+    });
+    expect(text).toBe('ok');
+    expect(model.rejected).toHaveLength(0);
+    const sent = model.requests[0]?.body as { messages: { role: string; tool_call_id?: string }[] };
+    expect(sent.messages.map((message) => message.tool_call_id ?? message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'call_1',
+      'call_2',
+      'user',
+    ]);
   });
 });
