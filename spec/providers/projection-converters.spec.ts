@@ -197,7 +197,10 @@ function conversation(seed: number): ConversationMessage[] {
     Array.from({ length: count }, () => (next() < 0.1 ? '\n' : pick(words))).join(' ');
   const output = () => {
     const size = Math.floor(10 ** (1 + next() * 4.5));
-    return next() < 0.15
+    const kind = next();
+    // Blobs with no split point in them: the tokenizer counts them in pieces.
+    if (kind < 0.1) return randomText(next, 'abcdefghijklmnopqrstuvwxyz日本語', size);
+    return kind < 0.25
       ? randomText(next, `${idAlphabet}+/=`, size)
       : Array.from({ length: Math.ceil(size / 60) }, (_, line) => `${line + 1}: ${prose(8)}`).join(
           '\n',
@@ -261,6 +264,23 @@ describe('projectContext counts no fewer tokens than any adapter sends', () => {
       }
     }
     expect(requests).toBeGreaterThan(100);
+  });
+
+  it('for blobs with no split point, which the tokenizer counts in pieces', async () => {
+    const next = seededRandom(7);
+    const alphabets = ['abcdefghijklmnopqrstuvwxyz', `${idAlphabet}`, '=', '日本語の文章', '😀🎉'];
+    for (let index = 0; index < 300; index++) {
+      const alphabet = alphabets[index % alphabets.length] ?? '';
+      const content = randomText(next, alphabet, 500 + Math.floor(next() * 3_000));
+      const projection = await projectContext([{ role: 'user', content }], {
+        contextBudgetTokens: 100_000,
+        encoding: 'o200k_base',
+        instructions,
+        tools: chatCompletions.tools,
+      });
+      const sent = chatCompletions.tokens(projection.messages);
+      expect(sent, `text ${index}`).toBeLessThanOrEqual(projection.tokens);
+    }
   });
 
   it('renders every call with its result, whichever calls a crash left unanswered', async () => {
