@@ -132,6 +132,12 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
+export {
+  defaultToolOutputLimits,
+  messageView,
+  type ToolOutputLimits,
+  toolOutputRef,
+} from './context/message-view.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
@@ -150,12 +156,6 @@ export {
 } from './context/summary-reply.js';
 export { type SummaryRequestOptions, summaryRequest } from './context/summary-request.js';
 export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
-export {
-  defaultToolOutputLimits,
-  type ToolOutputLimits,
-  messageView,
-  toolOutputRef,
-} from './context/message-view.js';
 export {
   type ArtifactReference,
   type ToolEvent,
