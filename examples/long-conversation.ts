@@ -2,7 +2,8 @@
 // a ConversationLog (a JSONL file beside the ArtifactStore holding the outputs), each request
 // sends a projection of it under a token budget (old tool outputs trimmed to refs), and when
 // the projection no longer fits, or the provider's usage nears the context limit, the log is
-// compacted by a summariser. A restart rebuilds the same projection from disk.
+// compacted by a summariser. A restart rebuilds the same projection from disk (handles of
+// earlier outputs then name tool_output_cache).
 //   npx tsx examples/long-conversation.ts                     offline, against a scripted model
 //   OPENAI_API_KEY=… [OPENAI_MODEL=…] npx tsx examples/long-conversation.ts    the real API
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -131,13 +132,28 @@ try {
   }
   const before = await projectContext(log.history(), projection);
   await log.close();
-  // A new process would do just this: the working set comes back from the file.
+  // A new process would do just this: the working set comes back from the file. The handles
+  // of outputs run before the restart now name tool_output_cache and their ref, since the new
+  // session offers no artifact_* tool for them; every other message is as it was.
   const reopened = await ConversationLog.open({ store, conversationId: 'on-call' });
   const after = await projectContext(reopened.history(), projection);
-  const same = JSON.stringify(after) === JSON.stringify(before);
+  const renamed = after.messages.filter(
+    (message, index) =>
+      message.role === 'tool' &&
+      message.content !== before.messages[index]?.content &&
+      message.content.includes('Query it with tool_output_cache {"ref":'),
+  );
+  const same =
+    after.messages.length === before.messages.length &&
+    after.messages.every(
+      (message, index) =>
+        renamed.includes(message) ||
+        JSON.stringify(message) === JSON.stringify(before.messages[index]),
+    );
   console.log(
     `log: ${reopened.nextSeq} events on disk, ${reopened.events.length} in the working set; ` +
-      `after a restart the projection is ${same ? 'the same' : 'DIFFERENT'}`,
+      `after a restart the projection is ${same ? 'the same' : 'DIFFERENT'} ` +
+      `(${renamed.length} handles now name tool_output_cache)`,
   );
   await reopened.close();
   if (!same) process.exitCode = 1;

@@ -132,7 +132,13 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
-export { pairToolCalls } from './context/pair-tool-calls.js';
+export {
+  defaultToolOutputLimits,
+  messageView,
+  type ToolOutputLimits,
+  toolOutputRef,
+} from './context/message-view.js';
+export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
   type ProjectContextOptions,
@@ -150,12 +156,6 @@ export {
 } from './context/summary-reply.js';
 export { type SummaryRequestOptions, summaryRequest } from './context/summary-request.js';
 export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
-export {
-  defaultToolOutputLimits,
-  type ToolOutputLimits,
-  toolOutputRef,
-  toolOutputView,
-} from './context/tool-output-view.js';
 export {
   type ArtifactReference,
   type ToolEvent,

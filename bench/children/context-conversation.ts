@@ -31,7 +31,7 @@ export interface TurnSample {
 export interface ConversationReport {
   /** SHA-256 of the projection when the process started (after a restart: rebuilt from disk). */
   projectionAtStart: string;
-  /** SHA-256 of the projection when it stopped, before closing. */
+  /** SHA-256 of the projection when it stopped, as a restart rebuilds it from the closed log. */
   projectionAtEnd: string;
   /** Events in the log at the end: messages and compactions. */
   events: number;
@@ -186,9 +186,12 @@ for (let turn = Number(from); turn < Number(to); turn++) {
   if (samples.length >= 100) await appendFile(samplesPath, `${samples.splice(0).join('\n')}\n`);
 }
 if (samples.length > 0) await appendFile(samplesPath, `${samples.join('\n')}\n`);
-const projectionAtEnd = digest(await library.projectContext(log.history(), projectionOptions));
 const events = log.nextSeq;
 await log.close();
+// What a restart rebuilds from disk: handles of earlier calls then name tool_output_cache.
+const rebuilt = await library.ConversationLog.open({ store, conversationId: 'context-bench' });
+const projectionAtEnd = digest(await library.projectContext(rebuilt.history(), projectionOptions));
+await rebuilt.close();
 const report: ConversationReport = {
   projectionAtStart,
   projectionAtEnd,

@@ -232,6 +232,17 @@ describe('compact', () => {
     ).rejects.toMatchObject({ code: 'E_COMPACTION_FAILED' });
   });
 
+  it.each([
+    ['an empty summary', '<retain>build 4812</retain><summary>  \n </summary>'],
+    ['a reply that is not a string', { text: 'the SDK object, not its text' }],
+    ['no reply at all', undefined],
+  ])('fails with E_COMPACTION_FAILED on %s', async (_, reply) => {
+    const summarise = (async () => reply) as unknown as Summariser;
+    await expect(compact(history, { summarise })).rejects.toMatchObject({
+      code: 'E_COMPACTION_FAILED',
+    });
+  });
+
   it('passes the signal and ends with E_ABORTED when it fires, even if the summariser hangs', async () => {
     const controller = new AbortController();
     let received: AbortSignal | undefined;

@@ -1,4 +1,4 @@
-import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type ConversationEvent,
@@ -164,5 +164,47 @@ describe('ConversationLog', () => {
       'E_INVALID_ARGUMENT',
     );
     expect(await errorCode(ConversationLog.open({}))).toBe('E_INVALID_ARGUMENT');
+  });
+
+  it('closes its file on every failed open: a damaged log, an aborted read', async () => {
+    const store = await openStore();
+    const path = join(store.directory, 'conversations', 'damaged.jsonl');
+    const seeded = await ConversationLog.open({ store, conversationId: 'damaged' });
+    await seeded.append(user('fine'));
+    await seeded.close();
+    await writeFile(path, `not json\n${await readFile(path, 'utf8')}`);
+    const aborted = await ConversationLog.open({ store, conversationId: 'aborted' });
+    await aborted.append(user('fine'));
+    await aborted.close();
+    const openFiles = async () => (await readdir('/proc/self/fd')).length;
+    const before = await openFiles();
+    for (let attempt = 0; attempt < 50; attempt++) {
+      expect(await errorCode(ConversationLog.open({ store, conversationId: 'damaged' }))).toBe(
+        'E_LOG_DAMAGED',
+      );
+      const signal = AbortSignal.abort();
+      expect(
+        await errorCode(ConversationLog.open({ store, conversationId: 'aborted', signal })),
+      ).toBe('E_ABORTED');
+    }
+    expect(await openFiles()).toBe(before);
+  });
+
+  it('reports a log it cannot create as a SpoolforgeError E_IO, keeping the cause', async () => {
+    const store = await openStore();
+    // The conversations directory is a file: mkdir fails with EEXIST.
+    await writeFile(join(store.directory, 'conversations'), 'not a directory');
+    const error = await ConversationLog.open({ store, conversationId: 'c1' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'E_IO', cause: { code: 'EEXIST' } });
+    const readOnly = await openStore();
+    await mkdir(join(readOnly.directory, 'conversations'), { mode: 0o500 });
+    if (process.getuid?.() !== 0) {
+      const denied = await ConversationLog.open({ store: readOnly, conversationId: 'c1' }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(denied).toMatchObject({ code: 'E_IO', cause: { code: 'EACCES' } });
+    }
   });
 });

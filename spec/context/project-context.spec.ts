@@ -56,10 +56,10 @@ describe('projectContext', () => {
     const shown = messages[2]?.content ?? '';
     expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(50 * 1024);
     expect(shown.split('\n')[0]).toBe(`${'y'.repeat(2_000)}… [line cut: 2000 of 5000 chars]`);
-    // The full output is stored: the note reads it from the start.
+    // The note reads the stored output on from the first line not shown.
     const lastShown = Number(/\nline (\d+) x+\n\[tool output cut/.exec(shown)?.[1]);
     expect(shown).toContain(
-      `lines 1–${lastShown + 1} shown; read on with tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw"}]`,
+      `lines 1–${lastShown + 1} shown; read on with tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw","offset":${lastShown + 2}}]`,
     );
     // Without a store, the text is the output: the note continues from the next line.
     const unstored = turn(3, numberedLines(2_000));
@@ -111,21 +111,34 @@ describe('projectContext', () => {
     expect(projection.messages[2]?.content).toBe('[tool output trimmed; ref=call_0]');
     expect(countTokens(projection.messages[2]?.content ?? '')).toBeLessThanOrEqual(12);
     expect(projection.messages.at(-1)).toEqual(history.at(-1));
-    // The estimate is the tokenizer's count plus a small framing cost a message.
+    // The tokenizer's count of the text, plus what the request adds: framing a message, each
+    // call's JSON and each result's call id and tool name (its bound against the rendered
+    // requests is in projection-converters.spec.ts), the reply's priming.
     const counted = projection.messages.reduce(
       (sum, message) =>
         sum +
-        countTokens(
-          [
-            message.content,
-            ...(message.role === 'assistant'
-              ? (message.toolCalls ?? []).map((call) => `${call.id} ${call.name} ${call.arguments}`)
-              : []),
-          ].join('\n'),
-        ),
-      0,
+        4 +
+        countTokens(message.content) +
+        (message.role === 'tool' ? countTokens(message.toolCallId + message.toolName) : 0) +
+        (message.role === 'assistant'
+          ? (message.toolCalls ?? []).reduce(
+              (calls, call) =>
+                calls +
+                4 +
+                countTokens(
+                  JSON.stringify({
+                    type: 'tool-call',
+                    toolCallId: call.id,
+                    toolName: call.name,
+                    input: JSON.parse(call.arguments),
+                  }),
+                ),
+              0,
+            )
+          : 0),
+      3,
     );
-    expect(projection.tokens).toBe(counted + 4 * history.length);
+    expect(projection.tokens).toBe(counted);
     expect(await projectContext(history, options)).toEqual(projection);
   });
 
@@ -245,6 +258,31 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
       /Continue with tool_output_cache \{"ref":"[\w-]+","offset":\d+,"limit":\d+\}\]\n$/,
     );
     await resumed.close();
+  });
+
+  it('names the exact call that continues a cut output, and that call reads on from there', async () => {
+    const store = await openStore();
+    const output = numberedLines(3_000);
+    const ref = (await store.put(output)).id;
+    const log = await ConversationLog.open({ store, conversationId: 'notes' });
+    await log.append(...turn(1, output, ref));
+    const { messages } = await projectContext(log.history(), { contextBudgetTokens: 100_000 });
+    const shown = (messages[2]?.content ?? '').split('\n');
+    const lastShown = shown.at(-2) ?? '';
+    const note = /read on with (tool_output_cache) (\{.*\})\]$/.exec(shown.at(-1) ?? '');
+    expect(note?.[2]).toBe(JSON.stringify({ ref, offset: shown.length }));
+    await using session = new ToolSession({ tools: toolOutputCacheTools(log) });
+    const dispatch = session.dispatch();
+    dispatch.ack();
+    const [next] = await session.run(
+      [{ id: 'n', name: note?.[1] ?? '', arguments: JSON.parse(note?.[2] ?? '{}') }],
+      dispatch,
+    );
+    const lines = (next?.content[0]?.type === 'text' ? next.content[0].text : '').split('\n');
+    // The first line it shows is the one after the last line the projection showed.
+    expect(lastShown).toBe(`line ${shown.length - 1} ${'x'.repeat(60)}`);
+    expect(lines[1]).toBe(`${shown.length}:line ${shown.length} ${'x'.repeat(60)}`);
+    await log.close();
   });
 
   it('puts an artifact spooled outside the store into the log’s store', async () => {

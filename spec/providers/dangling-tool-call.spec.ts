@@ -1,9 +1,21 @@
 // The issue's regression test: summarising a history that ends in an assistant message with tool
 // calls (an agent compacting mid-turn) used to send those calls unanswered, and the real APIs
 // reject that with HTTP 400. The scripted model validates requests the way they do.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { generateText } from 'ai';
 import OpenAI from 'openai';
-import { type ConversationMessage, compact, summaryRequest } from 'spoolforge';
+import {
+  ArtifactStore,
+  ConversationLog,
+  type ConversationMessage,
+  compact,
+  projectContext,
+  summaryRequest,
+} from 'spoolforge';
+import { toModelMessages } from 'spoolforge/ai-sdk';
 import { anthropicSummariser, toAnthropicMessages } from 'spoolforge/anthropic';
 import { openAISummariser, toChatCompletionsMessages, toResponsesInput } from 'spoolforge/openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +27,7 @@ import {
   startScriptedModel,
   type WireFormat,
 } from '../../examples/support/scripted-model.js';
+import { tempDirectory } from '../helpers/temp-files.js';
 
 const summaryReply =
   '<retain>\nbuild 4812\nsrc/spool.c\n</retain>\n<summary>\nThe linker failed; src/spool.c was patched.\n</summary>';
@@ -133,6 +146,45 @@ const apis: Api[] = [
   },
 ];
 
+/**
+ * A log as a process killed mid tool run leaves it: a child process records a user message, an
+ * assistant message with two calls and the first call's result, starts the second run (which
+ * never ends) and is killed with SIGKILL.
+ */
+async function crashedLog(ids: readonly string[]): Promise<ConversationLog> {
+  const directory = await tempDirectory();
+  const script = `
+    const { ArtifactStore, ConversationLog } = await import('spoolforge');
+    const [directory, first, second] = process.argv.slice(1);
+    const store = await ArtifactStore.open(directory);
+    const log = await ConversationLog.open({ store, conversationId: 'crashed', sync: true });
+    await log.append(
+      { role: 'user', content: 'Build and test it.' },
+      { role: 'assistant', content: 'Building and testing.', toolCalls: [
+        { id: first, name: 'run_build', arguments: '{}' },
+        { id: second, name: 'run_tests', arguments: '{"suite":"unit"}' },
+      ] },
+      { role: 'tool', toolCallId: first, toolName: 'run_build', content: 'exit 0' },
+    );
+    process.stdout.write('running run_tests\\n');
+    setInterval(() => undefined, 1_000);
+  `;
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', script, directory, ids[0] ?? '', ids[1] ?? ''],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [started] = (await once(child.stdout, 'data')) as [Buffer];
+  expect(started.toString()).toBe('running run_tests\n');
+  child.kill('SIGKILL');
+  const [, signal] = await once(child, 'exit');
+  expect(signal).toBe('SIGKILL');
+  return ConversationLog.open({
+    store: await ArtifactStore.open(directory),
+    conversationId: 'crashed',
+  });
+}
+
 let model: ScriptedModel | undefined;
 afterEach(async () => {
   await model?.close();
@@ -180,6 +232,29 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
     },
   );
 
+  it('projects a log a crash left mid tool run into a request the API accepts', async () => {
+    model = await startScriptedModel({ wires: [api.wire], script: () => ({ text: 'ok' }) });
+    const log = await crashedLog(api.ids);
+    const [first, second] = api.ids;
+    expect(log.history().at(-2)).toMatchObject({ role: 'assistant' });
+    await log.append({ role: 'user', content: 'Did the tests pass?' });
+    const { messages } = await projectContext(log.history(), { contextBudgetTokens: 20_000 });
+    await log.close();
+    expect(messages.slice(2, 4)).toEqual([
+      { role: 'tool', toolCallId: first, toolName: 'run_build', content: 'exit 0' },
+      {
+        role: 'tool',
+        toolCallId: second,
+        toolName: 'run_tests',
+        content: expect.stringContaining('interrupted'),
+        isError: true,
+      },
+    ]);
+    await api.sendNaively(model.url, messages);
+    expect(model.rejected).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('rejects a result for a call the assistant message before it did not make', async () => {
     model = await startScriptedModel({ wires: [api.wire], script: () => ({ text: summaryReply }) });
     const [first] = api.ids;
@@ -223,5 +298,32 @@ describe.each(apis)('$name: summarising a history that ends in tool calls', (api
     expect(JSON.stringify(model.requests[0]?.body)).toContain(
       `[Result of tool run_build (call ${orphanId})]\\nexit 2`,
     );
+  });
+});
+
+describe('Vercel AI SDK: a log a crash left mid tool run', () => {
+  it('projects into messages generateText sends and the API accepts', async () => {
+    model = await startScriptedModel({ wires: [openAIChatWire], script: () => ({ text: 'ok' }) });
+    const log = await crashedLog(['call_1', 'call_2']);
+    await log.append({ role: 'user', content: 'Did the tests pass?' });
+    const { messages } = await projectContext(log.history(), { contextBudgetTokens: 20_000 });
+    await log.close();
+    const provider = createOpenAI({ apiKey: 'offline', baseURL: `${model.url}/v1` });
+    const { text } = await generateText({
+      model: provider.chat('gpt-4o-mini'),
+      messages: toModelMessages(messages, { instructions: 'You run builds.' }),
+      maxRetries: 0,
+    });
+    expect(text).toBe('ok');
+    expect(model.rejected).toHaveLength(0);
+    const sent = model.requests[0]?.body as { messages: { role: string; tool_call_id?: string }[] };
+    expect(sent.messages.map((message) => message.tool_call_id ?? message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'call_1',
+      'call_2',
+      'user',
+    ]);
   });
 });

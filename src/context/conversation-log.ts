@@ -12,6 +12,8 @@ import type {
   ConversationMessage,
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
+import { messageView, resolveLimits } from './message-view.js';
+import { restoredHandle } from './restored-handle.js';
 import { summaryMessage } from './summary-reply.js';
 
 /**
@@ -34,6 +36,12 @@ export interface ConversationLogOptions {
   conversationId?: string;
   /** `fdatasync` every append to the default JSONL file. Default false. */
   sync?: boolean;
+  /**
+   * A message whose text is longer (UTF-8 bytes) is put into `store` and recorded as its first
+   * part with a note naming the `tool_output_cache` call that reads on, and its `ref`: a 50 MiB
+   * paste costs the log, the working set and every request 50 KiB. Default 50 KiB.
+   */
+  maxMessageBytes?: number;
   /** Epoch milliseconds for event times. Default `Date.now`. */
   now?: () => number;
   signal?: AbortSignal;
@@ -64,6 +72,7 @@ export class ConversationLog {
   readonly store: ArtifactStore | undefined;
   readonly backend: ConversationLogBackend;
   readonly #now: () => number;
+  readonly #maxMessageBytes: number;
   #compaction: CompactionRecord | undefined;
   #events: MessageEvent[];
   #nextSeq: number;
@@ -71,6 +80,7 @@ export class ConversationLog {
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
       now: () => number;
+      maxMessageBytes: number;
       compaction: CompactionRecord | undefined;
       events: MessageEvent[];
       nextSeq: number;
@@ -80,6 +90,7 @@ export class ConversationLog {
     this.store = init.store;
     this.backend = init.backend;
     this.#now = init.now;
+    this.#maxMessageBytes = init.maxMessageBytes;
     this.#compaction = init.compaction;
     this.#events = init.events;
     this.#nextSeq = init.nextSeq;
@@ -87,7 +98,12 @@ export class ConversationLog {
 
   /**
    * Opens a conversation, new or existing, and rebuilds its working set from the latest
-   * compaction and the events since it, without reading what came before.
+   * compaction and the events since it, without reading what came before. The handles of tool
+   * outputs recorded there name `tool_output_cache` and the stored ref instead of the
+   * `artifact_*` tools and call id, which only the session that ran the call offered.
+   *
+   * @throws SpoolforgeError `E_IO` when the default JSONL log cannot be created or opened,
+   *   `E_LOG_DAMAGED` for a line that is not an event, `E_ABORTED`; the file is closed again.
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
     const conversationId = options.conversationId ?? randomUUID();
@@ -97,25 +113,39 @@ export class ConversationLog {
         `conversationId must be 1–128 letters, digits, _ or -: ${JSON.stringify(conversationId)}`,
       );
     }
+    const { maxBytes: maxMessageBytes } = resolveLimits(
+      options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
+    );
     const backend = options.backend ?? (await defaultBackend(conversationId, options));
     const events: MessageEvent[] = [];
     let compaction: CompactionRecord | undefined;
     let nextSeq = 0;
     const signal = options.signal ? { signal: options.signal } : {};
-    for await (const { event } of backend.readBackward(signal)) {
-      nextSeq = Math.max(nextSeq, event.seq + 1);
-      if (compaction && event.seq < compaction.keptFrom) break;
-      if (event.type === 'message') events.push(event);
-      else compaction ??= event.compaction;
+    try {
+      for await (const { event } of backend.readBackward(signal)) {
+        nextSeq = Math.max(nextSeq, event.seq + 1);
+        if (compaction && event.seq < compaction.keptFrom) break;
+        if (event.type === 'message') events.push(event);
+        else compaction ??= event.compaction;
+      }
+    } catch (error) {
+      // A backend this call opened is this call's to close; a caller's stays theirs.
+      if (!options.backend) await backend.close?.().catch(() => undefined);
+      throw error;
     }
     return new ConversationLog({
       conversationId,
       store: options.store,
       backend,
       now: options.now ?? Date.now,
+      maxMessageBytes,
       compaction,
-      // Read newest first; events a compaction left behind are not in the working set.
-      events: events.reverse().filter((event) => event.seq >= (compaction?.keptFrom ?? 0)),
+      // Read newest first; events a compaction left behind are not in the working set. Handles
+      // of calls an earlier process ran name tools that reach them from this one.
+      events: events
+        .reverse()
+        .filter((event) => event.seq >= (compaction?.keptFrom ?? 0))
+        .map((event) => ({ ...event, message: restoredHandle(event.message) })),
       nextSeq,
     });
   }
@@ -141,9 +171,15 @@ export class ConversationLog {
     return this.#compaction ? [summaryMessage(this.#compaction), ...messages] : messages;
   }
 
-  /** Records messages (assistant replies, user turns, tool results you rendered yourself). */
+  /**
+   * Records messages (assistant replies, user turns, tool results you rendered yourself). A
+   * message over `maxMessageBytes` without a `ref` is put into the store and recorded bounded,
+   * with its `ref` (see {@link ConversationLogOptions.maxMessageBytes}).
+   */
   async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
-    const events = messages.map(
+    const recorded: ConversationMessage[] = [];
+    for (const message of messages) recorded.push(await this.#bounded(message));
+    const events = recorded.map(
       (message): MessageEvent => this.#event({ type: 'message', message }),
     );
     await this.backend.append(events);
@@ -230,6 +266,16 @@ export class ConversationLog {
 
   #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
     return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
+  }
+
+  async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
+    const tooLong = Buffer.byteLength(message.content) > this.#maxMessageBytes;
+    if (!tooLong || message.ref !== undefined || !this.store) return message;
+    const metadata = message.role === 'tool' ? { toolCallId: message.toolCallId } : {};
+    const { id } = await this.store.put(message.content, {
+      metadata: { role: message.role, ...metadata },
+    });
+    return messageView({ ...message, ref: id }, { maxMessageBytes: this.#maxMessageBytes });
   }
 
   async #storeResults(outcome: ToolCallOutcome, signal: AbortSignal | undefined) {

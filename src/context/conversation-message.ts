@@ -19,7 +19,9 @@ export interface ConversationToolCall {
  * a message: it is passed alongside, so compaction never summarises it away.
  *
  * A `tool` message's `content` is what the model is shown (a small inline result or an
- * artifact's handle); `ref` names the full output in an `ArtifactStore`, never a copy of it.
+ * artifact's handle); `ref` names the full output in an `ArtifactStore`, never a copy of it. A
+ * user or assistant message too long to keep inline (a pasted log) is recorded the same way:
+ * its first part with a note, and `ref`.
  *
  * @example
  * ```ts
@@ -31,8 +33,19 @@ export interface ConversationToolCall {
  * ```
  */
 export type ConversationMessage =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ConversationToolCall[] }
+  | {
+      role: 'user';
+      content: string;
+      /** The id in the `ArtifactStore` of the full text, when it was too long to keep inline. */
+      ref?: string;
+    }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: ConversationToolCall[];
+      /** The id in the `ArtifactStore` of the full text, when it was too long to keep inline. */
+      ref?: string;
+    }
   | {
       role: 'tool';
       toolCallId: string;

@@ -53,12 +53,13 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
     path: string,
     options: JsonlConversationLogOptions = {},
   ): Promise<JsonlConversationLogBackend> {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const handle = await open(path, 'a+', 0o600).catch((error: unknown) => {
+    const cannotOpen = (error: unknown) => {
       throw new SpoolforgeError('E_IO', `Cannot open the conversation log ${path}`, {
         cause: error,
       });
-    });
+    };
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch(cannotOpen);
+    const handle = await open(path, 'a+', 0o600).catch(cannotOpen);
     try {
       const size = await completeLength(handle, (await handle.stat()).size);
       if (size !== (await handle.stat()).size) await handle.truncate(size);

@@ -1,12 +1,30 @@
 import type { ConversationMessage, ConversationToolCall } from './conversation-message.js';
 
 /**
+ * Options for {@link pairToolCalls}.
+ *
+ * @example
+ * ```ts
+ * const options: PairToolCallsOptions = { unanswered: 'interrupted' };
+ * ```
+ */
+export interface PairToolCallsOptions {
+  /**
+   * What becomes of a call no result answers: `'drop'` (default) removes it from its message;
+   * `'interrupted'` answers it with an error result saying its run was interrupted (a process
+   * that stopped mid-run leaves such calls in its log), so the model knows it never finished.
+   */
+  unanswered?: 'drop' | 'interrupted';
+}
+
+/**
  * The history with every tool call answered and every tool result asked for, the shape OpenAI
  * Chat Completions, Responses and Anthropic Messages all require: an assistant message's calls
  * must be answered by the tool messages directly after it. A call without its result is removed
- * from its message (the message stays as plain text if it has any, else it goes); a tool result
- * without its call becomes a user message quoting it (or goes, if empty). A history that is
- * already paired comes back equal.
+ * from its message (the message stays as plain text if it has any, else it goes), or with
+ * `unanswered: 'interrupted'` gets a result saying so; a tool result without its call becomes a
+ * user message quoting it (or goes, if empty). A history that is already paired comes back
+ * equal.
  *
  * @example
  * ```ts
@@ -17,7 +35,10 @@ import type { ConversationMessage, ConversationToolCall } from './conversation-m
  * // [{ role: 'user', content: 'Build it' }, { role: 'assistant', content: 'Building.' }]
  * ```
  */
-export function pairToolCalls(history: readonly ConversationMessage[]): ConversationMessage[] {
+export function pairToolCalls(
+  history: readonly ConversationMessage[],
+  options: PairToolCallsOptions = {},
+): ConversationMessage[] {
   const paired: ConversationMessage[] = [];
   for (let index = 0; index < history.length; ) {
     const message = history[index] as ConversationMessage;
@@ -47,6 +68,11 @@ export function pairToolCalls(history: readonly ConversationMessage[]): Conversa
       } else {
         orphans.push(...orphanResult(result));
       }
+    }
+    const unanswered = message.toolCalls.filter((call) => !answered.has(call.id));
+    if (options.unanswered === 'interrupted') {
+      paired.push(message, ...answers, ...unanswered.map(interruptedResult), ...orphans);
+      continue;
     }
     paired.push(
       ...withCalls(
@@ -81,4 +107,15 @@ function orphanResult(
       content: `[Result of tool ${message.toolName} (call ${message.toolCallId}${ref})]\n${message.content}`,
     },
   ];
+}
+
+/** The result of a call whose run never finished: the model should know, and may call again. */
+function interruptedResult(call: ConversationToolCall): ConversationMessage {
+  return {
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: `[no result: the run of ${call.name} was interrupted before it finished (the process stopped); call it again if you still need it]`,
+    isError: true,
+  };
 }

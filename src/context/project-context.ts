@@ -1,8 +1,9 @@
-import { approximateTokens, type TokenEncoding } from '../artifact/estimate-tokens.js';
-import { countTextTokens } from '../artifact/tokenizers.js';
+import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { type ContextBudgetOptions, contextBudget } from './context-budget.js';
 import type { ConversationMessage } from './conversation-message.js';
-import { type ToolOutputLimits, toolOutputRef, toolOutputView } from './tool-output-view.js';
+import { messageView, type ToolOutputLimits, toolOutputRef } from './message-view.js';
+import { pairToolCalls } from './pair-tool-calls.js';
+import { messageTokens, requestTokens } from './request-tokens.js';
 
 /**
  * Options for {@link projectContext}.
@@ -33,9 +34,17 @@ export interface ProjectContextOptions extends ContextBudgetOptions, ToolOutputL
  * ```
  */
 export interface ContextProjection {
-  /** The history, one to one, with tool outputs cut to their limits or trimmed. */
+  /**
+   * The history with tool outputs cut to their limits or trimmed, every tool call answered (a
+   * call left without its result, by a process stopped mid-run, gets an error result saying it
+   * was interrupted) and every result asked for: sendable as it is.
+   */
   messages: ConversationMessage[];
-  /** Estimated tokens of `instructions`, `tools` and `messages`. */
+  /**
+   * Tokens of the request: `instructions`, `tools` and `messages`, with the framing, tool call
+   * JSON and ids the adapters add. With an `encoding`, no adapter's rendering of the projection
+   * costs more; bytes / 4 is an estimate.
+   */
   tokens: number;
   budgetTokens: number;
   /** The refs of the tool outputs replaced by a placeholder, oldest first. */
@@ -43,9 +52,6 @@ export interface ContextProjection {
   /** Even with every older tool output trimmed, the rest is over budget: time to compact. */
   overBudget: boolean;
 }
-
-/** Role, separators and framing each message costs beyond its text. */
-const messageOverheadTokens = 4;
 
 /** Per message object: a log's messages are projected again every turn, unchanged. */
 const viewCache = new WeakMap<object, Map<string, ConversationMessage>>();
@@ -68,7 +74,9 @@ function memoized<Value>(
 
 /**
  * Renders a history under a token budget. Every tool output is cut to `maxLineLength` per line
- * and `maxMessageBytes` in all; when the whole exceeds the budget, the oldest tool outputs are
+ * and `maxMessageBytes` in all, and so is any other message over `maxMessageBytes` (see
+ * {@link messageView}); a call without its result is answered as interrupted (see
+ * {@link ContextProjection.messages}); when the whole exceeds the budget, the oldest tool outputs are
  * replaced by `[tool output trimmed; ref=…]` until it fits, while the latest batch of results
  * stays. Trimmed outputs stay queryable (`tool_output_cache`, the forged `artifact_*` tools).
  * Deterministic: no model is called; the same history and options give the same projection.
@@ -84,17 +92,20 @@ export async function projectContext(
   options: ProjectContextOptions = {},
 ): Promise<ContextProjection> {
   const budgetTokens = contextBudget(options);
-  const count = (message: ConversationMessage) => messageTokens(message, options.encoding);
+  const { encoding } = options;
+  const count = (message: ConversationMessage) =>
+    memoized(countCache, message, encoding ?? '', () => messageTokens(message, encoding));
   const limitsKey = `${options.maxLineLength}/${options.maxMessageBytes}`;
-  const messages = history.map((message) =>
-    message.role === 'tool'
-      ? memoized(viewCache, message, limitsKey, () => toolOutputView(message, options))
-      : message,
+  const messages = pairToolCalls(history, { unanswered: 'interrupted' }).map((message) =>
+    memoized(viewCache, message, limitsKey, () => messageView(message, options)),
   );
   const costs = await Promise.all(messages.map(count));
-  const fixed = [options.instructions ?? '', options.tools ? JSON.stringify(options.tools) : ''];
   let tokens = costs.reduce((sum, cost) => sum + cost, 0);
-  for (const text of fixed) if (text) tokens += await textTokens(text, options.encoding);
+  tokens += await requestTokens({
+    instructions: options.instructions,
+    tools: options.tools,
+    encoding,
+  });
   const trimmed: string[] = [];
   // The results after the last non-tool message answer the call being worked on: never trimmed.
   let latestBatch = messages.length;
@@ -112,24 +123,4 @@ export async function projectContext(
     trimmed.push(ref);
   }
   return { messages, tokens, budgetTokens, trimmed, overBudget: tokens > budgetTokens };
-}
-
-function messageTokens(
-  message: ConversationMessage,
-  encoding: TokenEncoding | undefined,
-): Promise<number> {
-  return memoized(countCache, message, encoding ?? '', async () => {
-    const calls =
-      message.role === 'assistant'
-        ? (message.toolCalls ?? []).map((call) => `${call.id} ${call.name} ${call.arguments}`)
-        : [];
-    const text = [message.content, ...calls].join('\n');
-    return messageOverheadTokens + (await textTokens(text, encoding));
-  });
-}
-
-function textTokens(text: string, encoding: TokenEncoding | undefined): Promise<number> | number {
-  return encoding === undefined
-    ? approximateTokens(Buffer.byteLength(text))
-    : countTextTokens(text, encoding);
 }

@@ -16,10 +16,12 @@ export interface ConversationSummary {
 
 /**
  * The `<retain>` and `<summary>` sections of a summariser's reply, trimmed. A reply without a
- * complete `<summary>…</summary>` (a refusal, or one cut off by the output token limit) is not
- * a summary to replace history with; a missing `<retain>` is an empty one.
+ * complete, non-empty `<summary>…</summary>` (a refusal, one cut off by the output token limit,
+ * an empty one that would make the whole history vanish) is not a summary to replace history
+ * with; a missing `<retain>` is an empty one.
  *
- * @throws SpoolforgeError `E_COMPACTION_FAILED` when the reply has no `<summary>…</summary>`.
+ * @throws SpoolforgeError `E_COMPACTION_FAILED` when the reply is not text or has no
+ *   non-empty `<summary>…</summary>`.
  * @example
  * ```ts
  * parseSummaryReply('<retain>id 4812</retain>\n<summary>The linker failed.</summary>');
@@ -27,12 +29,18 @@ export interface ConversationSummary {
  * ```
  */
 export function parseSummaryReply(text: string): ConversationSummary {
+  if (typeof text !== 'string') {
+    throw new SpoolforgeError(
+      'E_COMPACTION_FAILED',
+      `The summariser resolved ${text === null ? 'null' : typeof text}, not the reply's text; the history was left as it was`,
+    );
+  }
   const summary = section(text, 'summary');
-  if (summary === undefined) {
+  if (!summary) {
     const start = text.trim().slice(0, 200);
     throw new SpoolforgeError(
       'E_COMPACTION_FAILED',
-      'The summariser replied without a <summary>…</summary> section (cut off by its output ' +
+      `The summariser replied without ${summary === '' ? 'anything in its' : 'a'} <summary>…</summary> section (cut off by its output ` +
         `token limit, or it did not follow the instruction); the history was left as it was. Reply began: ${JSON.stringify(start)}`,
     );
   }

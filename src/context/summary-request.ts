@@ -1,9 +1,10 @@
 import type { ConversationMessage } from './conversation-message.js';
+import { messageView, type ToolOutputLimits } from './message-view.js';
 import { pairToolCalls } from './pair-tool-calls.js';
 
 /**
  * Extra instructions for a summary: each becomes a bullet under the summary or the retain part
- * of the instruction.
+ * of the instruction; and the limits each message is cut to (those of {@link messageView}).
  *
  * @example
  * ```ts
@@ -13,7 +14,7 @@ import { pairToolCalls } from './pair-tool-calls.js';
  * };
  * ```
  */
-export interface SummaryRequestOptions {
+export interface SummaryRequestOptions extends ToolOutputLimits {
   /** Added to what the summary must cover. */
   summaryDirectives?: readonly string[];
   /** Added to what must be retained verbatim. */
@@ -37,8 +38,9 @@ remains to do.
 /**
  * The history formatted for a summariser: tool calls and results paired (a trailing assistant
  * message's calls, which no result answers yet, are dropped; it stays if it has text), since a
- * dangling tool call makes the provider APIs reject the whole request; each stored tool output
- * marked with its `ref=…` so the summary can retain it; then the instruction as a final user
+ * dangling tool call makes the provider APIs reject the whole request; each message bounded
+ * like a projection's (tool outputs cut, a huge paste cut to `maxMessageBytes`); each stored
+ * output marked with its `ref=…` so the summary can retain it; then the instruction as a final user
  * message, asking for a `<retain>` and a `<summary>` section.
  *
  * @example
@@ -58,13 +60,14 @@ export function summaryRequest(
   ]
     .filter((part) => part !== '')
     .join('\n\n');
-  return [...pairToolCalls(history).map(withRef), { role: 'user', content }];
+  const bounded = pairToolCalls(history).map((message) => withRef(messageView(message, options)));
+  return [...bounded, { role: 'user', content }];
 }
 
-/** A stored output's ref, shown so the summary can retain it: the store outlives the history. */
+/** A stored text's ref, shown so the summary can retain it: the store outlives the history. */
 function withRef(message: ConversationMessage): ConversationMessage {
-  if (message.role !== 'tool' || message.ref === undefined) return message;
-  const note = `[stored output: ref=${message.ref}]`;
+  if (message.ref === undefined) return message;
+  const note = `[stored ${message.role === 'tool' ? 'output' : 'message'}: ref=${message.ref}]`;
   return message.content.includes(note)
     ? message
     : { ...message, content: `${message.content}\n${note}` };

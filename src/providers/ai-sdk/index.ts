@@ -1,3 +1,4 @@
+export { toModelMessages } from './model-messages.js';
 export {
   type AiSdkToolSetOptions,
   type SpoolforgeToolSet,

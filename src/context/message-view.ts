@@ -6,7 +6,8 @@ import type { ConversationMessage } from './conversation-message.js';
 type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 
 /**
- * How much of a tool message a projection shows.
+ * How much of a message a projection shows: every tool message is held to these limits, a user
+ * or assistant message once it is over `maxMessageBytes`.
  *
  * @example
  * ```ts
@@ -49,7 +50,20 @@ export function toolOutputRef(message: ToolMessage): string {
   return message.ref ?? message.toolCallId;
 }
 
-function checkLimits(limits: ToolOutputLimits) {
+/**
+ * `limits` with their defaults filled in, checked.
+ *
+ * @throws SpoolforgeError `E_INVALID_ARGUMENT` for a `maxLineLength` under 1 or a
+ *   `maxMessageBytes` under 1,024.
+ * @example
+ * ```ts
+ * const { maxBytes } = resolveLimits({ maxMessageBytes: 16 * 1024 });
+ * ```
+ */
+export function resolveLimits(limits: ToolOutputLimits): {
+  maxLineLength: number;
+  maxBytes: number;
+} {
   const maxLineLength = limits.maxLineLength ?? defaultToolOutputLimits.maxLineLength;
   const maxBytes = limits.maxMessageBytes ?? defaultToolOutputLimits.maxMessageBytes;
   if (!(Number.isInteger(maxLineLength) && maxLineLength >= 1)) {
@@ -62,41 +76,52 @@ function checkLimits(limits: ToolOutputLimits) {
 }
 
 /**
- * A tool message as the model sees it in a projection: each line cut to `maxLineLength`, the
- * whole to `maxMessageBytes`, and where it was cut, a note with the call that reads the rest
- * (the stored output when the message has a `ref`, else the recorded text from the next line).
- * Unchanged (the same object) when it fits.
+ * A message as the model sees it in a projection. A tool message: each line cut to
+ * `maxLineLength`, the whole to `maxMessageBytes`. A user or assistant message (a huge paste)
+ * is cut the same way only when it is over `maxMessageBytes`. Where it was cut, a note names
+ * the `tool_output_cache` call that reads on from the first line not shown: in the stored text
+ * when the message has a `ref`, else, for a tool message, in its recorded text; a user or
+ * assistant message without a `ref` says the rest is not stored. Unchanged (the same object)
+ * when it fits.
  *
  * @example
  * ```ts
- * const shown = toolOutputView(message, { maxMessageBytes: 8 * 1024 });
+ * const shown = messageView(message, { maxMessageBytes: 8 * 1024 });
  * ```
  */
-export function toolOutputView(message: ToolMessage, limits: ToolOutputLimits = {}): ToolMessage {
-  const { maxLineLength, maxBytes } = checkLimits(limits);
+export function messageView<Message extends ConversationMessage>(
+  message: Message,
+  limits: ToolOutputLimits = {},
+): Message {
+  const { maxLineLength, maxBytes } = resolveLimits(limits);
   const { content } = message;
+  const bytes = Buffer.byteLength(content);
+  const tool = message.role === 'tool';
+  if (!tool && bytes <= maxBytes) return message;
   const lines = content.split('\n');
   const longLines = lines.filter((line) => line.length > maxLineLength).length;
-  if (Buffer.byteLength(content) <= maxBytes && longLines === 0) return message;
+  if (bytes <= maxBytes && longLines === 0) return message;
+  const what = tool ? 'tool output' : 'message';
   const shown: string[] = [];
-  let bytes = 0;
+  let shownBytes = 0;
   for (const [index, line] of lines.entries()) {
     const kept = cutLine(line, maxLineLength);
     const size = Buffer.byteLength(kept) + 1;
-    if (bytes + size > maxBytes - noteReserve) {
+    if (shownBytes + size > maxBytes - noteReserve) {
+      const ref = message.ref ?? (tool ? message.toolCallId : undefined);
       const rest =
-        message.ref === undefined
-          ? continueWith('tool_output_cache', { ref: message.toolCallId, offset: index + 1 })
-          : continueWith('tool_output_cache', { ref: message.ref });
+        ref === undefined
+          ? 'the rest is not stored'
+          : `read on with ${continueWith('tool_output_cache', { ref, offset: index + 1 })}`;
       const from = index === 0 ? 'its first line is longer than that' : `lines 1–${index} shown`;
       shown.push(
-        `[tool output cut at ${formatBytes(maxBytes)} of ${formatBytes(Buffer.byteLength(content))}` +
-          ` (${lines.length} lines): ${from}; read on with ${rest}]`,
+        `[${what} cut at ${formatBytes(maxBytes)} of ${formatBytes(bytes)}` +
+          ` (${lines.length} lines): ${from}; ${rest}]`,
       );
       return { ...message, content: shown.join('\n') };
     }
     shown.push(kept);
-    bytes += size;
+    shownBytes += size;
   }
   shown.push(`[${longLines} line${longLines === 1 ? '' : 's'} cut to ${maxLineLength} characters]`);
   return { ...message, content: shown.join('\n') };
