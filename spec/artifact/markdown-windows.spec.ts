@@ -37,6 +37,25 @@ describe('SpooledMarkdownArtifact windows', () => {
     expect(await windowed.text(2_000, 2_100)).toEqual(await whole.text(2_000, 2_100));
   }, 60_000);
 
+  it('parses a 1 MB one-paragraph line of links and emphasis in pieces: linear, every link on its line', async () => {
+    // micromark alone takes minutes and ~1 GB on this line (its inline resolution is quadratic).
+    const items = Array.from(
+      { length: 25_000 },
+      (_, index) => `word${index} **bold** [link ${index}](https://example.com/${index}) 7. x`,
+    );
+    const text = `# Export\n\n${items.join(' ')}\n\n## After\n`;
+    const artifact = await markdownFile(text, 64 * 1024);
+    const links = await artifact.links();
+    expect(links).toHaveLength(items.length);
+    expect(links.every((link) => link.lineNumber === 2)).toBe(true);
+    expect(links.at(-1)).toMatchObject({ text: 'link 24999', url: 'https://example.com/24999' });
+    // No piece starts a heading, list or quote of its own; the real headings keep their lines.
+    expect((await artifact.headings()).map(({ lineNumber, text }) => [lineNumber, text])).toEqual([
+      [0, 'Export'],
+      [4, 'After'],
+    ]);
+  }, 60_000);
+
   it('outlines a multi-MB document in small windows exactly as it was built', async () => {
     const { text, expected } = generateMarkdown(3_400, { longEvery: 400, longLines: 2_500 });
     expect(text.length).toBeGreaterThan(2 * 1024 * 1024);

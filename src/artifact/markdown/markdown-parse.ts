@@ -95,6 +95,39 @@ class IdentifierList extends Array<string> {
 }
 
 /**
+ * micromark resolves emphasis and links by splicing its event list, quadratic in a paragraph:
+ * one 1 MB line of links and emphasis (a minified page converted to Markdown) took minutes and
+ * 1 GB. A longer line is parsed as paragraphs of about this size, split at whitespace; only a
+ * construct that crosses a split is lost, and offsets still fall on the line (see lineStarts).
+ */
+const maxParsedLineChars = 32 * 1024;
+
+/**
+ * A long line with a blank line (`\n\n`) after every piece of at most `maxParsedLineChars`,
+ * each piece after the first starting where no block can: never `#`, `-`, `>`, `|`, a list
+ * number or a `[label]:` that would make a heading, list, quote, table or definition of it.
+ */
+function inPieces(line: string): string {
+  const pieces: string[] = [];
+  let start = 0;
+  while (line.length - start > maxParsedLineChars) {
+    let space = line.lastIndexOf(' ', start + maxParsedLineChars);
+    while (space > start && !startsPlainText(line, space + 1))
+      space = line.lastIndexOf(' ', space - 1);
+    const end = space > start ? space + 1 : start + maxParsedLineChars;
+    pieces.push(line.slice(start, end));
+    start = end;
+  }
+  pieces.push(line.slice(start));
+  return pieces.join('\n\n');
+}
+
+/** What can open a block at the start of a line: a piece never starts with it. */
+const blockStart = /^(?:[#>\-+*|=`~<:\s]|\d+[.)]|\[[^\]]*\]:)/;
+const startsPlainText = (line: string, at: number) =>
+  at < line.length && !blockStart.test(line.slice(at, at + 64));
+
+/**
  * Parses lines (each given without its `\n`) with CommonMark, GFM and, optionally, YAML/TOML
  * front matter. Positions are derived from token offsets: micromark also ends a line at a lone
  * `\r`, so its own line numbers can disagree with DESIGN §2's.
@@ -114,12 +147,15 @@ export async function parseMarkdownLines(
   const first = lines[0];
   const parsedLines = first?.startsWith('\uFEFF') ? [first.slice(1), ...lines.slice(1)] : lines;
   const lineStarts: number[] = [];
+  const pieces: string[] = [];
   let offset = 0;
   for (const line of parsedLines) {
+    const parsed = line.length > maxParsedLineChars ? inPieces(line) : line;
     lineStarts.push(offset);
-    offset += line.length + 1;
+    pieces.push(parsed);
+    offset += parsed.length + 1;
   }
-  const text = `${parsedLines.join('\n')}\n`;
+  const text = `${pieces.join('\n')}\n`;
   const document = parse({
     extensions: options.frontmatter ? withFrontmatter : withoutFrontmatter,
   });
