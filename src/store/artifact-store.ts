@@ -1,6 +1,5 @@
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { encode } from '@msgpack/msgpack';
 import {
   type ArtifactClassChooser,
   defaultArtifactClassFor,
@@ -22,7 +21,13 @@ import type {
 import { collectGarbage, isExpired } from './collect-garbage.js';
 import { syncDirectory, writeThenRename } from './durable-files.js';
 import { ingestSource } from './ingest-source.js';
-import { encodeSidecar, readSidecar, readSidecarHeader, type SidecarHeader } from './sidecar.js';
+import {
+  encodeSidecar,
+  msgpack,
+  readSidecar,
+  readSidecarHeader,
+  type SidecarHeader,
+} from './sidecar.js';
 import { StorePaths } from './store-paths.js';
 
 /** Sidecar headers read at once while listing: bounded, so a big store cannot exhaust descriptors. */
@@ -281,7 +286,7 @@ function checkTtl(ttl: number | undefined): number | undefined {
 /** Fails before any byte is read when the metadata cannot go into a sidecar. */
 function checkEncodable(metadata: Record<string, unknown>): void {
   try {
-    encode(metadata, { ignoreUndefined: true });
+    msgpack().encode(metadata, { ignoreUndefined: true });
   } catch (error) {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', 'metadata is not msgpack-encodable', {
       cause: error,

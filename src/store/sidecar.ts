@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { decodeMulti, encode } from '@msgpack/msgpack';
+import { createRequire } from 'node:module';
 import type { ArtifactKind } from '../artifact/detect-kind.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
@@ -9,6 +9,25 @@ import type { StoredArtifactRecord } from './artifact-store-types.js';
 
 /** Bumped when the sidecar layout changes; a reader refuses versions it does not know. */
 export const sidecarFormatVersion = 1;
+
+let loadedMsgpack: typeof import('@msgpack/msgpack') | undefined;
+
+/**
+ * @msgpack/msgpack, loaded by the store's first use rather than with the library (a synchronous
+ * require, since encoding is synchronous; the package is stateless, so its CommonJS copy is
+ * as good as the ES one).
+ *
+ * @example
+ * ```ts
+ * msgpack().encode({ a: 1 });
+ * ```
+ */
+export function msgpack(): typeof import('@msgpack/msgpack') {
+  loadedMsgpack ??= createRequire(import.meta.url)(
+    '@msgpack/msgpack',
+  ) as typeof import('@msgpack/msgpack');
+  return loadedMsgpack;
+}
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
 const headerReadBytes = 16 * 1024;
@@ -37,6 +56,7 @@ export interface SidecarHeader {
  * ```
  */
 export function encodeSidecar(header: SidecarHeader, index: LineIndexSnapshot): Uint8Array {
+  const { encode } = msgpack();
   const head = encode(
     { format: sidecarFormatVersion, ...header.record, writtenAt: header.writtenAt },
     { ignoreUndefined: true },
@@ -131,7 +151,7 @@ function decodeValues(
 ): unknown[] | undefined {
   const values: unknown[] = [];
   try {
-    for (const value of decodeMulti(bytes)) {
+    for (const value of msgpack().decodeMulti(bytes)) {
       if (values.push(value) === count) return values;
     }
   } catch (error) {

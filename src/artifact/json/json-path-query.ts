@@ -1,7 +1,8 @@
-import { JSONPath } from 'jsonpath-plus';
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { JsonDocument, JsonEntry } from './json-document.js';
 import { entryPath } from './json-document.js';
+
+type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
 /**
  * One value a JSONPath matched, with its normalized path (`$[3]['status']`).
@@ -69,7 +70,9 @@ export async function queryJson(
   path: string,
   options: JsonQueryOptions,
 ): Promise<JsonQueryResult> {
-  const segments = parsePath(path);
+  // jsonpath-plus loads with the first query, not with the library.
+  const { JSONPath } = await import('jsonpath-plus');
+  const segments = parsePath(path, JSONPath);
   const { signal, deadline } = options;
   if (segments.length === 1) {
     if (document.mode !== 'parsed') {
@@ -82,7 +85,7 @@ export async function queryJson(
     return {};
   }
   if (document.rootType !== 'array' && document.rootType !== 'object') {
-    options.onEntry(evaluate(segments, document.value, '$'), 0);
+    options.onEntry(evaluate(JSONPath, segments, document.value, '$'), 0);
     return {};
   }
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
@@ -99,10 +102,10 @@ export async function queryJson(
     let matches: JsonMatch[] = [];
     if (selection.wrap) {
       const wrapper = { [entry.key ?? String(entry.index)]: entry.value };
-      matches = evaluate(['$', first, ...rest], wrapper, '$');
+      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$');
     } else if (selection.picks(entry)) {
       matches = rest.length
-        ? evaluate(['$', ...rest], entry.value, entryPath(entry))
+        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry))
         : [{ path: entryPath(entry), value: entry.value }];
     }
     if (matches.length && options.onEntry(matches, entry.index) === false) {
@@ -121,10 +124,10 @@ export async function queryJson(
  *
  * @example
  * ```ts
- * parsePath('[*].status'); // ['$', '*', 'status']
+ * parsePath('[*].status', (await import('jsonpath-plus')).JSONPath); // ['$', '*', 'status']
  * ```
  */
-export function parsePath(path: string): string[] {
+export function parsePath(path: string, JSONPath: JsonPathPlus): string[] {
   const trimmed = path.trim();
   const rooted = trimmed.startsWith('$')
     ? trimmed
@@ -191,7 +194,12 @@ function select(first: string, document: JsonDocument): Selection {
   return { ...all, wrap: true };
 }
 
-function evaluate(segments: string[], json: unknown, prefix: string): JsonMatch[] {
+function evaluate(
+  JSONPath: JsonPathPlus,
+  segments: string[],
+  json: unknown,
+  prefix: string,
+): JsonMatch[] {
   const results = JSONPath({
     path: segments,
     json: json as object,
