@@ -56,7 +56,7 @@ export async function renderHandle(
   ]);
   const name = artifact.name ? ` "${artifact.name}"` : '';
   const header =
-    `Output of ${call.toolName}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
+    `Output of ${call.name}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
     `${formatBytes(bytes)}, ${number(lineCount)} lines, ` +
     `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
   const tools = collectToolMethods(artifact.constructor as typeof SpooledArtifact).map(

@@ -1,7 +1,9 @@
 export {
   type AiSdkToolSetOptions,
+  type NoTools,
   type SpoolforgeToolSet,
   type SpoolforgeToolSetOptions,
+  type SpoolforgeTools,
   spoolforgeToolSet,
 } from './spoolforge-tool-set.js';
 export {
