@@ -66,7 +66,7 @@ export async function renderHandle(
   const previewLines = options.previewLines ?? 3;
   const head = await artifact.cat(0, Math.min(previewLines, lineCount), query);
   const tail = await artifact.cat(
-    Math.max(previewLines, lineCount - previewLines),
+    Math.max(Math.min(previewLines, lineCount), lineCount - previewLines),
     lineCount,
     query,
   );
