@@ -1,7 +1,7 @@
 /**
  * The benchmark: `npm run bench -- [--size 1G] [--runs 3]`. Times spoolforge (CLI and API)
  * against GNU grep/tail/head/sed/wc and ripgrep on a generated multi-service log, checks that
- * every tool prints the same bytes, prints issue 6's goals and the results table, and writes
+ * every tool prints the same bytes, prints its goals and the results table, and writes
  * JSON and an SVG chart of the CLI's ratios to `bench/results/`.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import { distFingerprint, ensureBuilt } from './ensure-built.js';
 import { measureEstimateTokens } from './estimate-tokens-row.js';
 import { ensureLog } from './generate-log.js';
 import { evaluateGoals, formatGoals } from './goals.js';
+import { measureImportCost } from './import-cost-row.js';
 import { findGnuTime, runCommand } from './measure.js';
 import { compileNodeScript } from './node-script.js';
 import { buildOperations } from './operations.js';
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
       SPOOLFORGE_CACHE_DIR: join(workDirectory, 'index-cache-shared'),
     };
     const runOptions = { environment, rssPath: join(workDirectory, 'rss.txt') };
+    /** A child script of bench/children/, compiled to run under plain node. */
+    const childScript = (name: string) =>
+      compileNodeScript(join(benchDirectory, 'children', name), workDirectory);
     // Counting the lines also pulls the log into the page cache before anything is timed.
     const countPath = join(workDirectory, 'count.out');
     await runCommand(
@@ -70,10 +74,7 @@ async function main(): Promise<void> {
       { ...runOptions, gnuTimePath, stdoutPath: countPath },
     );
     const lineCount = Number((await readFile(countPath, 'utf8')).trim());
-    const naiveScriptPath = await compileNodeScript(
-      join(benchDirectory, 'children', 'naive-count.ts'),
-      workDirectory,
-    );
+    const naiveScriptPath = await childScript('naive-count.ts');
     const operations = buildOperations({ logPath, cliPath, naiveScriptPath, lineCount, ripgrep });
     const rows: ResultRow[] = [];
     for (const [index, operation] of operations.entries()) {
@@ -89,10 +90,7 @@ async function main(): Promise<void> {
     const gnuOutput = (operationIndex: number) =>
       readFile(join(workDirectory, `${operationIndex}-0.out`)).catch(() => undefined);
     const apiRows = await measureSpoolApi({
-      scriptPath: await compileNodeScript(
-        join(benchDirectory, 'children', 'spool-api.ts'),
-        workDirectory,
-      ),
+      scriptPath: await childScript('spool-api.ts'),
       distIndexPath,
       logPath,
       byteLength,
@@ -110,14 +108,20 @@ async function main(): Promise<void> {
     }
     rows.push(
       await measureEstimateTokens({
-        scriptPath: await compileNodeScript(
-          join(benchDirectory, 'children', 'estimate-tokens-api.ts'),
-          workDirectory,
-        ),
+        scriptPath: await childScript('estimate-tokens-api.ts'),
         distIndexPath,
         logPath,
         byteLength,
         runs: options.runs,
+        runOptions,
+        workDirectory,
+      }),
+    );
+    rows.push(
+      await measureImportCost({
+        scriptPath: await childScript('import-cost.ts'),
+        distIndexPath,
+        runs: Math.max(options.runs, 5),
         runOptions,
         workDirectory,
       }),
@@ -132,6 +136,7 @@ async function main(): Promise<void> {
       ripgrep
         ? `ripgrep: ${firstLine(['rg', '--version'])}`
         : 'ripgrep rows skipped: rg not installed (apt-get install ripgrep)',
+      "import('spoolforge'): the built package imported in a fresh process, time inside the child, minimum over at least 5 runs",
       'spoolforge API rows: time measured inside the child (no Node start-up), RSS from process.resourceUsage().maxRSS, cumulative over spool, grep, tail; estimateTokens runs in a child of its own on the file read in place, sampled past 1 MiB',
       "lines: 'first call' runs with a new, empty index cache directory (SPOOLFORGE_CACHE_DIR), 'second call' with the one the first call of the same run filled; count runs with an empty one",
       `worker threads: SPOOLFORGE_THREADS=${process.env.SPOOLFORGE_THREADS ?? 'unset (default)'}`,

@@ -1,5 +1,5 @@
 /**
- * Context bench (issue 7): `npm run bench:context [-- --turns 4000 --min-output 10K --max-output 50M]`.
+ * Context bench: `npm run bench:context [-- --turns 4000 --min-output 10K --max-output 50M]`.
  *
  * A scripted 4,000-turn conversation: 10,000 messages, 1,000 of them tool outputs of 10 KiB to
  * 50 MiB (log-uniform, seeded; several GiB in all, spooled into an ArtifactStore in a temp

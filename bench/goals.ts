@@ -4,7 +4,7 @@ import { type ResultRow, renderTable, rssWarningMebibytes, type TableColumn } fr
 const gibibyte = 1024 * 1024 * 1024;
 
 /**
- * One goal of issue 6 and how this run did against it: `met` is `undefined` when a row it
+ * One goal of the benchmark and how this run did against it: `met` is `undefined` when a row it
  * needs is missing or failed (ripgrep not installed, a mismatch).
  *
  * @example
@@ -167,7 +167,7 @@ export function evaluateGoals(rows: readonly ResultRow[], byteLength: number): G
 }
 
 const goalColumns: TableColumn<GoalResult>[] = [
-  { title: 'goal of issue 6', align: 'left', value: (goal) => goal.operation },
+  { title: 'goal', align: 'left', value: (goal) => goal.operation },
   { title: 'target', align: 'left', value: (goal) => goal.goal },
   { title: 'measured', align: 'left', value: (goal) => goal.measured },
   {

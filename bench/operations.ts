@@ -51,7 +51,8 @@ export type OperationKey =
   | 'lines'
   | 'count'
   | 'spool'
-  | 'estimate-tokens';
+  | 'estimate-tokens'
+  | 'import';
 
 /**
  * Something a user does to a big log, as each tool spells it. All commands print the same

@@ -105,7 +105,7 @@ try {
       totalCarried += tokens;
       totalInlined += wouldBe;
       const status = call.error ? ` → error ${call.error.code}` : '';
-      console.log(`  ${call.toolName} ${JSON.stringify(call.arguments)}${status}`);
+      console.log(`  ${call.name} ${JSON.stringify(call.arguments)}${status}`);
     }
     console.log(
       `  the next request carries ~${number(carried)} tokens of tool results; inlined: ~${number(inlined)}`,

@@ -114,8 +114,8 @@ try {
     }
     for (const call of agent.session.toolCalls.slice(-results.length)) {
       const kind = call.results instanceof SpooledArtifact ? ` → spooled ${call.results.kind}` : '';
-      console.log(`turn ${turn}: ${call.toolName} ${JSON.stringify(call.arguments)}${kind}`);
-      if (call.error) throw new Error(`${call.toolName} failed: ${call.error.message}`);
+      console.log(`turn ${turn}: ${call.name} ${JSON.stringify(call.arguments)}${kind}`);
+      if (call.error) throw new Error(`${call.name} failed: ${call.error.message}`);
     }
     for (const result of results) {
       const text =

@@ -173,6 +173,7 @@ export {
   type ContentPart,
   contentText,
   type ToolCallOutcome,
+  type ToolCallResults,
 } from './executor/tool-result-content.js';
 export { ToolSession, type ToolSessionOptions } from './executor/tool-session.js';
 export {

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function spooledCall(id: string, text: string, options: { fromArtifactTool?: boolean } = {}) {
-  const call = new ToolCall({ id, toolName: 'produce_log', arguments: {}, ...options });
+  const call = new ToolCall({ id, name: 'produce_log', arguments: {}, ...options });
   const artifact = await spool(text);
   opened.push(artifact);
   call.results = artifact;
@@ -33,7 +33,7 @@ const invoke = (context: DispatchContext, name: string, input: Record<string, un
 
 describe('SpooledArtifact.forgeTools', () => {
   it('forges no tools (never z.enum([])) when no call of the turn holds an artifact', () => {
-    const inline = new ToolCall({ id: 'call_1', toolName: 'echo', arguments: {} });
+    const inline = new ToolCall({ id: 'call_1', name: 'echo', arguments: {} });
     inline.results = 'small text';
     const registry = SpooledArtifact.forgeTools(new DispatchContext({ turnToolCalls: [inline] }));
     expect(registry.list()).toEqual([]);

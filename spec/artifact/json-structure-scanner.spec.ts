@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonScanError } from '../../dist/artifact/json/json-scan-types.js';
-import { JsonStructureScanner } from '../../dist/artifact/json/json-structure-scanner.js';
+import { JsonScanError } from '../../src/artifact/json/json-scan-types.js';
+import { JsonStructureScanner } from '../../src/artifact/json/json-structure-scanner.js';
 
 /** A small deterministic generator, so a failure reproduces. */
 function random(seed: number) {

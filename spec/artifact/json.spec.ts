@@ -45,7 +45,7 @@ const modes = [
 ];
 
 async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<string, unknown>) {
-  const call = new ToolCall({ id: 'call_json', toolName: 'list_rows', arguments: {} });
+  const call = new ToolCall({ id: 'call_json', name: 'list_rows', arguments: {} });
   call.results = artifact;
   const context = new DispatchContext({ turnToolCalls: [call] });
   const limits = { maxResultBytes: 8 * 1024 };
@@ -260,9 +260,9 @@ describe('forging', () => {
     const json = await jsonArtifact(pretty);
     const text = await spool('plain text\n'.repeat(500));
     opened.push(text);
-    const jsonCall = new ToolCall({ id: 'call_a', toolName: 'rows', arguments: {} });
+    const jsonCall = new ToolCall({ id: 'call_a', name: 'rows', arguments: {} });
     jsonCall.results = json;
-    const textCall = new ToolCall({ id: 'call_b', toolName: 'log', arguments: {} });
+    const textCall = new ToolCall({ id: 'call_b', name: 'log', arguments: {} });
     textCall.results = text;
     const context = new DispatchContext({ turnToolCalls: [jsonCall, textCall] });
     const forged = SpooledJsonArtifact.forgeTools(context);

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function spooledCall(id: string, text: string, markdown = true) {
-  const call = new ToolCall({ id, toolName: 'fetch_docs', arguments: {} });
+  const call = new ToolCall({ id, name: 'fetch_docs', arguments: {} });
   const artifact = await spool(text, markdown ? { artifactClass: SpooledMarkdownArtifact } : {});
   opened.push(artifact);
   call.results = artifact;

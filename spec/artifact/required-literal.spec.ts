@@ -1,6 +1,6 @@
+import { compileMatcher } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { compileMatcher } from '../../dist/artifact/grep/compile-matcher.js';
-import { requiredLiteral, requiredLiterals } from '../../dist/artifact/grep/required-literal.js';
+import { requiredLiteral, requiredLiterals } from '../../src/artifact/grep/required-literal.js';
 
 describe('requiredLiteral', () => {
   it.each([

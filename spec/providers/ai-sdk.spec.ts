@@ -207,7 +207,7 @@ describe('spoolforge/ai-sdk with generateText', () => {
     const refused = second.results.find((result) => result.callId === 'call_0_1');
     expect(refused?.text).toContain('artifact_grep');
     expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
-    expect(spoolforge.session.toolCalls.map((call) => call.toolName)).toEqual(['small_status']);
+    expect(spoolforge.session.toolCalls.map((call) => call.name)).toEqual(['small_status']);
   });
 
   it('strict mode: all properties required, nulls read as left out', async () => {

@@ -167,7 +167,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
     expect(textOf(frequent)).toMatch(/^1:INFO GET/m);
     expect(textOf(frequent)).toMatch(/Continue with artifact_grep/);
     // Grep calls are marked as artifact-tool calls and never offered as callIds themselves.
-    const greps = agent.session.toolCalls.filter((call) => call.toolName === 'artifact_grep');
+    const greps = agent.session.toolCalls.filter((call) => call.name === 'artifact_grep');
     expect(greps.map((call) => call.fromArtifactTool)).toEqual([true, true, true]);
     const grepTool = toolsOf(bodies[2]).find((tool) => tool.name === 'artifact_grep');
     expect(grepTool?.input_schema.properties?.callId?.enum).toEqual([produceId]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toJsonSchema, toStrictJsonSchema } from '../../dist/providers/json-schema.js';
+import { toJsonSchema, toStrictJsonSchema } from '../../src/providers/json-schema.js';
 
 const schema = z.object({
   pattern: z.string(),

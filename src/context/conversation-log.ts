@@ -202,7 +202,7 @@ export class ConversationLog {
       messages.push({
         role: 'tool',
         toolCallId: outcome.call.id,
-        toolName: outcome.call.toolName,
+        toolName: outcome.call.name,
         content: contentText(outcome.content),
         ...(ref === undefined ? {} : { ref }),
         ...(outcome.isError ? { isError: true } : {}),
@@ -283,7 +283,7 @@ export class ConversationLog {
     if (!(results instanceof SpooledArtifact) || !this.store) return undefined;
     const record = await this.store.put(readerChunks(results.reader, signal ? { signal } : {}), {
       ...(results.mediaType === undefined ? {} : { mediaType: results.mediaType }),
-      metadata: { toolCallId: outcome.call.id, toolName: outcome.call.toolName },
+      metadata: { toolCallId: outcome.call.id, toolName: outcome.call.name },
       ...(signal ? { signal } : {}),
     });
     return record.id;

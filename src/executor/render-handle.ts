@@ -55,7 +55,7 @@ export async function renderHandle(
   ]);
   const name = artifact.name ? ` "${artifact.name}"` : '';
   const header =
-    `Output of ${call.toolName}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
+    `Output of ${call.name}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
     `${formatBytes(bytes)}, ${number(lineCount)} line${lineCount === 1 ? '' : 's'}, ` +
     `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
   const tools = collectToolMethods(artifact.constructor as typeof SpooledArtifact).map(

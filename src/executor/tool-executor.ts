@@ -8,7 +8,7 @@ import type { Tool } from '../tools/tool.js';
 import { ToolCall } from '../tools/tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { type HandleOptions, renderHandle } from './render-handle.js';
-import type { ContentPart, ToolCallOutcome } from './tool-result-content.js';
+import type { ContentPart, ToolCallOutcome, ToolCallResults } from './tool-result-content.js';
 import { type WrapOptions, wrapValue } from './wrap-result.js';
 
 /**
@@ -22,6 +22,7 @@ import { type WrapOptions, wrapValue } from './wrap-result.js';
  */
 export interface ToolCallRequest {
   id: string;
+  /** The tool's name, as on the {@link ToolCall} the executor makes of the request. */
   name: string;
   arguments: unknown;
 }
@@ -59,9 +60,9 @@ export async function executeToolCall(
 ): Promise<ToolCallOutcome> {
   const started = performance.now();
   const tool = tools.get(request.name);
-  const call = new ToolCall({
+  const call = new ToolCall<ToolCallResults>({
     id: request.id,
-    toolName: request.name,
+    name: request.name,
     arguments: parseArguments(request.arguments),
     fromArtifactTool: tool !== undefined && isArtifactTool(tool),
   });
@@ -83,7 +84,7 @@ export async function executeToolCall(
       // A stored result says which call made it.
       const metadata = {
         toolCallId: call.id,
-        toolName: call.toolName,
+        toolName: call.name,
         ...options.storeOptions?.metadata,
       };
       const storeOptions = { ...options.storeOptions, metadata };
@@ -162,7 +163,10 @@ async function runHandler(
   }
 }
 
-async function render(call: ToolCall, options: ExecuteOptions): Promise<ContentPart[]> {
+async function render(
+  call: ToolCall<ToolCallResults>,
+  options: ExecuteOptions,
+): Promise<ContentPart[]> {
   const results = call.results;
   if (results instanceof SpooledArtifact) {
     const handle = { ...options.handle, ...(options.signal ? { signal: options.signal } : {}) };
@@ -173,7 +177,7 @@ async function render(call: ToolCall, options: ExecuteOptions): Promise<ContentP
     return [
       {
         type: 'text',
-        text: `${call.toolName} returned ${results.mediaType}${name} (${results.byteLength} bytes).`,
+        text: `${call.name} returned ${results.mediaType}${name} (${results.byteLength} bytes).`,
       },
       { type: 'media', media: results },
     ];

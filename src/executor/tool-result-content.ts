@@ -1,5 +1,19 @@
 import type { Media } from '../artifact/media.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { ToolCall } from '../tools/tool-call.js';
+
+/**
+ * What the executor makes of a handler's return: text it inlined, a `SpooledArtifact` (or a
+ * subclass) it spooled, or a `Media`. A call made by an artifact tool holds its text.
+ *
+ * @example
+ * ```ts
+ * const artifacts = session.toolCalls
+ *   .map((call) => call.results)
+ *   .filter((results) => results instanceof SpooledArtifact); // SpooledArtifact[]
+ * ```
+ */
+export type ToolCallResults = string | SpooledArtifact | Media;
 
 /**
  * A part of what a model is shown for a tool call: text, or a native media block.
@@ -20,7 +34,7 @@ export type ContentPart = { type: 'text'; text: string } | { type: 'media'; medi
  * ```
  */
 export interface ToolCallOutcome {
-  call: ToolCall;
+  call: ToolCall<ToolCallResults>;
   content: ContentPart[];
   /** The model is told the call failed (bad arguments, unknown tool, handler error). */
   isError: boolean;

@@ -7,7 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolCall } from '../tools/tool-call.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { type ExecuteOptions, executeToolCall, type ToolCallRequest } from './tool-executor.js';
-import type { ToolCallOutcome } from './tool-result-content.js';
+import type { ToolCallOutcome, ToolCallResults } from './tool-result-content.js';
 
 /**
  * Options for a {@link ToolSession}.
@@ -54,7 +54,7 @@ export class ToolSession {
   readonly #options: ToolSessionOptions;
   /** The artifact classes whose tools each dispatch forges, most specific first. */
   readonly artifactClasses: readonly (typeof SpooledArtifact)[];
-  readonly #toolCalls: ToolCall[] = [];
+  readonly #toolCalls: ToolCall<ToolCallResults>[] = [];
   /** What each dispatch offered: its calls run against this even after ack prunes the live registry. */
   readonly #offered = new WeakMap<DispatchContext, ToolRegistry>();
 
@@ -66,7 +66,7 @@ export class ToolSession {
   }
 
   /** Every call run so far in this session, in order. */
-  get toolCalls(): readonly ToolCall[] {
+  get toolCalls(): readonly ToolCall<ToolCallResults>[] {
     return this.#toolCalls;
   }
 

@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { encode } from '@msgpack/msgpack';
 import {
   type ArtifactClassChooser,
   defaultArtifactClassFor,
@@ -25,6 +24,7 @@ import { ingestSource } from './ingest-source.js';
 import {
   encodeSidecar,
   lastDateMilliseconds,
+  msgpack,
   readSidecar,
   readSidecarHeader,
   type SidecarHeader,
@@ -268,7 +268,7 @@ function checkTtl(ttl: number | undefined): number | undefined {
 /** Fails before any byte is read when the metadata cannot go into a sidecar. */
 function checkEncodable(metadata: Record<string, unknown>): void {
   try {
-    encode(metadata, { ignoreUndefined: true });
+    msgpack().encode(metadata, { ignoreUndefined: true });
   } catch (error) {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', 'metadata is not msgpack-encodable', {
       cause: error,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import { decode, decodeMulti, encode } from '@msgpack/msgpack';
+import { createRequire } from 'node:module';
 import type { ArtifactKind } from '../artifact/detect-kind.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
@@ -23,6 +23,25 @@ export const sidecarFormatVersion = 2;
  * ```
  */
 export const lastDateMilliseconds = 8.64e15;
+
+let loadedMsgpack: typeof import('@msgpack/msgpack') | undefined;
+
+/**
+ * @msgpack/msgpack, loaded by the store's first use rather than with the library (a synchronous
+ * require, since encoding is synchronous; the package is stateless, so its CommonJS copy is
+ * as good as the ES one).
+ *
+ * @example
+ * ```ts
+ * msgpack().encode({ a: 1 });
+ * ```
+ */
+export function msgpack(): typeof import('@msgpack/msgpack') {
+  loadedMsgpack ??= createRequire(import.meta.url)(
+    '@msgpack/msgpack',
+  ) as typeof import('@msgpack/msgpack');
+  return loadedMsgpack;
+}
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
 const headerReadBytes = 16 * 1024;
@@ -53,6 +72,7 @@ export interface SidecarHeader {
  * ```
  */
 export function encodeSidecar(header: SidecarHeader, index: LineIndexSnapshot): Uint8Array {
+  const { encode } = msgpack();
   const indexBytes = encode(index);
   const headerBytes = encode(
     { ...header.record, writtenAt: header.writtenAt, indexSha256: sha256(indexBytes) },
@@ -138,6 +158,7 @@ export async function readSidecar(
 export async function claimedName(path: string): Promise<string | undefined> {
   try {
     const bytes = (await withSidecar(path, readWhole)) ?? new Uint8Array();
+    const { decode, decodeMulti } = msgpack();
     const [envelope] = decodeMulti(bytes) as Iterable<Record<string, unknown>>;
     const fields = envelope?.header instanceof Uint8Array ? decode(envelope.header) : envelope;
     const name = (fields as Record<string, unknown> | undefined)?.name;
@@ -181,7 +202,7 @@ function decodeValues(
 ): unknown[] | undefined {
   const values: unknown[] = [];
   try {
-    for (const value of decodeMulti(bytes)) {
+    for (const value of msgpack().decodeMulti(bytes)) {
       if (values.push(value) === count) return values;
     }
   } catch (error) {
@@ -259,7 +280,7 @@ function asObject(value: unknown): Record<string, unknown> {
 
 function decodeOrDamaged(id: string, bytes: Uint8Array, what: string): unknown {
   try {
-    return decode(bytes);
+    return msgpack().decode(bytes);
   } catch (error) {
     throw damaged(id, `has ${what} in invalid msgpack`, error);
   }

@@ -2,35 +2,43 @@ import type { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /**
  * One call a model made and what came of it. `results` is what the executor made of the
- * handler's return: inline text, an artifact, or a `Media`.
+ * handler's return; the executor's calls (a session's `toolCalls`, an outcome's `call`) are
+ * `ToolCall<ToolCallResults>`: inline text, a `SpooledArtifact` or a `Media`, `undefined` while
+ * running or after an error. This layer knows no artifacts, hence the type parameter.
  *
  * @example
  * ```ts
- * const call = new ToolCall({ id: 'call_1', toolName: 'run_build', arguments: {} });
+ * const call = new ToolCall<SpooledArtifact>({ id: 'call_1', name: 'run_build', arguments: {} });
  * call.results = artifact;
  * ```
  */
-export class ToolCall {
+export class ToolCall<Results = unknown> {
   readonly id: string;
-  readonly toolName: string;
+  /** The tool called: the same field as on a `ToolCallRequest` and a conversation's tool call. */
+  readonly name: string;
   /** The arguments as the model sent them (parsed JSON where it sent a string). */
   readonly arguments: unknown;
   /** Made by an artifact tool: never itself offered as a `callId` (the recursion break). */
   fromArtifactTool: boolean;
-  results: unknown;
+  results: Results | undefined;
   error: SpoolforgeError | undefined;
 
   constructor(init: {
     id: string;
-    toolName: string;
+    name: string;
     arguments: unknown;
     fromArtifactTool?: boolean;
   }) {
     this.id = init.id;
-    this.toolName = init.toolName;
+    this.name = init.name;
     this.arguments = init.arguments;
     this.fromArtifactTool = init.fromArtifactTool ?? false;
     this.results = undefined;
     this.error = undefined;
+  }
+
+  /** @deprecated The tool's name is {@link ToolCall.name}, as on the request it came from. */
+  get toolName(): string {
+    return this.name;
   }
 }

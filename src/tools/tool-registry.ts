@@ -2,8 +2,8 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { DispatchContext } from './dispatch-context.js';
 import type { CollisionPolicy, Tool } from './tool.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type
-type AnyTool = Tool<any>;
+/** A registry holds tools of every input type; a handler's parameter is checked when called. */
+type AnyTool = Tool<unknown>;
 
 /**
  * Tools by name. `merge` combines registries under a collision policy (a tool's own

@@ -108,7 +108,7 @@ export function forgeArtifactTools(
 
 function describeCall(call: ToolCall): string {
   const artifact = call.results as SpooledArtifact;
-  return `${call.id} = ${call.toolName}${artifact.name ? ` "${artifact.name}"` : ''}`;
+  return `${call.id} = ${call.name}${artifact.name ? ` "${artifact.name}"` : ''}`;
 }
 
 /**
@@ -138,7 +138,7 @@ function listTool(calls: ToolCall[]) {
             artifact.lineCount({ signal }),
           ]);
           const name = artifact.name ? ` name="${artifact.name}"` : '';
-          return `${call.id} tool=${call.toolName}${name} kind=${artifact.kind} size=${formatBytes(bytes)} lines=${lines}`;
+          return `${call.id} tool=${call.name}${name} kind=${artifact.kind} size=${formatBytes(bytes)} lines=${lines}`;
         }),
       );
       if (rows.length === 0) throw new SpoolforgeError('E_INVALID_TOOL_ARGS', 'Nothing is spooled');

@@ -1,7 +1,8 @@
-import { JSONPath } from 'jsonpath-plus';
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { JsonDocument, JsonEntry } from './json-document.js';
 import { entryPath } from './json-document.js';
+
+type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
 /**
  * One value a JSONPath matched, with its normalized path (`$[3]['status']`).
@@ -69,6 +70,8 @@ export async function queryJson(
   path: string,
   options: JsonQueryOptions,
 ): Promise<JsonQueryResult> {
+  // jsonpath-plus loads with the first query, not with the library.
+  const { JSONPath } = await import('jsonpath-plus');
   const { signal, deadline } = options;
   const target = await resolveJsonPath(document, path, signal);
   if (target.prefix !== '$') {
@@ -98,7 +101,7 @@ export async function queryJson(
     return {};
   }
   if (document.rootType !== 'array' && document.rootType !== 'object') {
-    options.onEntry(evaluate(segments, document.value, '$'), 0);
+    options.onEntry(evaluate(JSONPath, segments, document.value, '$'), 0);
     return {};
   }
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
@@ -115,10 +118,10 @@ export async function queryJson(
     let matches: JsonMatch[] = [];
     if (selection.wrap) {
       const wrapper = { [entry.key ?? String(entry.index)]: entry.value };
-      matches = evaluate(['$', first, ...rest], wrapper, '$');
+      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$');
     } else if (selection.picks(entry)) {
       matches = rest.length
-        ? evaluate(['$', ...rest], entry.value, entryPath(entry))
+        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry))
         : [{ path: entryPath(entry), value: entry.value }];
     }
     if (matches.length && options.onEntry(matches, entry.index) === false) {
@@ -162,7 +165,8 @@ export async function resolveJsonPath(
   path: string,
   signal?: AbortSignal,
 ): Promise<ResolvedJsonPath> {
-  let segments = parsePath(path);
+  const { JSONPath } = await import('jsonpath-plus');
+  let segments = parsePath(path, JSONPath);
   let prefix = '$';
   for (;;) {
     const [, segment] = segments;
@@ -180,10 +184,10 @@ export async function resolveJsonPath(
  *
  * @example
  * ```ts
- * parsePath('[*].status'); // ['$', '*', 'status']
+ * parsePath('[*].status', (await import('jsonpath-plus')).JSONPath); // ['$', '*', 'status']
  * ```
  */
-export function parsePath(path: string): string[] {
+export function parsePath(path: string, JSONPath: JsonPathPlus): string[] {
   const trimmed = path.trim();
   const rooted = trimmed.startsWith('$')
     ? trimmed
@@ -250,7 +254,12 @@ function select(first: string, document: JsonDocument): Selection {
   return { ...all, wrap: true };
 }
 
-function evaluate(segments: string[], json: unknown, prefix: string): JsonMatch[] {
+function evaluate(
+  JSONPath: JsonPathPlus,
+  segments: string[],
+  json: unknown,
+  prefix: string,
+): JsonMatch[] {
   const results = JSONPath({
     path: segments,
     json: json as object,

@@ -1,8 +1,10 @@
 export { toModelMessages } from './model-messages.js';
 export {
   type AiSdkToolSetOptions,
+  type NoTools,
   type SpoolforgeToolSet,
   type SpoolforgeToolSetOptions,
+  type SpoolforgeTools,
   spoolforgeToolSet,
 } from './spoolforge-tool-set.js';
 export {

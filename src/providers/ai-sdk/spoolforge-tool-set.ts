@@ -4,7 +4,7 @@ import type { DispatchContext } from '../../tools/dispatch-context.js';
 import { forgedToolDeclarations } from './forged-tool-declarations.js';
 import { StepDispatches } from './step-dispatches.js';
 import { toAiSdkTool } from './to-ai-sdk-tool.js';
-import type { MediaResults } from './tool-output.js';
+import type { MediaResults, SpoolforgeToolOutput } from './tool-output.js';
 
 /**
  * How the tool set talks to the AI SDK, whichever way its session is made.
@@ -14,7 +14,7 @@ import type { MediaResults } from './tool-output.js';
  * const options: AiSdkToolSetOptions = { strict: true, mediaResults: 'note' };
  * ```
  */
-export interface AiSdkToolSetOptions {
+export interface AiSdkToolSetOptions<AiSdkTools extends ToolSet = NoTools> {
   /**
    * OpenAI strict mode: schemas list every property as required (optional ones become
    * nullable; the executor reads `null` as left out) and tools carry `strict: true`.
@@ -27,8 +27,23 @@ export interface AiSdkToolSetOptions {
    * AI SDK tools offered as they are, next to the session's, in every step. They do not run
    * through the session: their outputs are not spooled.
    */
-  aiSdkTools?: ToolSet;
+  aiSdkTools?: AiSdkTools;
 }
+
+/** No AI SDK tools of the caller's: the default of the tool set's type parameter. */
+export type NoTools = Record<never, never>;
+
+/**
+ * The tools a {@link SpoolforgeToolSet} declares for its session: each takes the input the
+ * session's executor validates and returns a {@link SpoolforgeToolOutput}, so the SDK's
+ * `toolCalls` and `toolResults` are typed (not `any`).
+ *
+ * @example
+ * ```ts
+ * const tools: SpoolforgeTools = spoolforgeToolSet({ tools: [runTests] }).tools;
+ * ```
+ */
+export type SpoolforgeTools = Record<string, AiSdkTool<unknown, SpoolforgeToolOutput>>;
 
 /**
  * Options for {@link spoolforgeToolSet}: either the options of a new {@link ToolSession}
@@ -40,8 +55,9 @@ export interface AiSdkToolSetOptions {
  * const fromSession: SpoolforgeToolSetOptions = { session, strict: true };
  * ```
  */
-export type SpoolforgeToolSetOptions = AiSdkToolSetOptions &
-  ((ToolSessionOptions & { session?: undefined }) | { session: ToolSession });
+export type SpoolforgeToolSetOptions<AiSdkTools extends ToolSet = NoTools> =
+  AiSdkToolSetOptions<AiSdkTools> &
+    ((ToolSessionOptions & { session?: undefined }) | { session: ToolSession });
 
 /**
  * Tools for `generateText` / `streamText` (or a `ToolLoopAgent`) whose forged artifact tools
@@ -54,12 +70,12 @@ export type SpoolforgeToolSetOptions = AiSdkToolSetOptions &
  * const result = await generateText({ model, prompt, tools, prepareStep, onStepFinish, stopWhen: stepCountIs(8) });
  * ```
  */
-export interface SpoolforgeToolSet extends AsyncDisposable {
+export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends AsyncDisposable {
   /**
    * The session's tools and every tool the artifact classes forge, plus `aiSdkTools`. The SDK
    * cannot add tools after the start, so all are declared and each step narrows them.
    */
-  readonly tools: ToolSet;
+  readonly tools: SpoolforgeTools & AiSdkTools;
   /**
    * Begins a step: acks the previous step's dispatch if it is still pending, dispatches anew,
    * and returns `activeTools` — the session's tools, and the forged tools only once there is a
@@ -110,7 +126,9 @@ export interface SpoolforgeToolSet extends AsyncDisposable {
  * });
  * ```
  */
-export function spoolforgeToolSet(options: SpoolforgeToolSetOptions = {}): SpoolforgeToolSet {
+export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
+  options: SpoolforgeToolSetOptions<AiSdkTools> = {},
+): SpoolforgeToolSet<AiSdkTools> {
   const ownsSession = options.session === undefined;
   const session = options.session ?? new ToolSession(options);
   const steps = new StepDispatches(session);
@@ -120,7 +138,7 @@ export function spoolforgeToolSet(options: SpoolforgeToolSetOptions = {}): Spool
     strict: options.strict ?? false,
     mediaResults: options.mediaResults ?? 'native',
   };
-  const tools: Record<string, AiSdkTool> = {};
+  const tools: SpoolforgeTools = {};
   const declarations = [
     ...session.registry.list(),
     ...forgedToolDeclarations(session.artifactClasses),
@@ -129,10 +147,9 @@ export function spoolforgeToolSet(options: SpoolforgeToolSetOptions = {}): Spool
     tools[declaration.name] = toAiSdkTool(declaration, context);
   }
   const alwaysActive = Object.keys(options.aiSdkTools ?? {});
-  Object.assign(tools, options.aiSdkTools);
   const close = () => (ownsSession ? session.close() : Promise.resolve());
   return {
-    tools,
+    tools: Object.assign(tools, options.aiSdkTools),
     prepareStep: ({ stepNumber }) => {
       steps.begin(stepNumber);
       // A tool the dispatch offers but nobody declared cannot be sent: the SDK has no such tool.

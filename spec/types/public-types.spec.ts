@@ -1,0 +1,73 @@
+// Type tests: `npm run typecheck` compiles this file, and an assertion that does not hold (a
+// type that became `any`, say) is a compile error; at run time each test only runs its code.
+import { type GenerateTextResult, tool } from 'ai';
+import {
+  defineTool,
+  Media,
+  SpooledArtifact,
+  type Tool,
+  type ToolCall,
+  type ToolCallRequest,
+  type ToolCallResults,
+  ToolSession,
+} from 'spoolforge';
+import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text.',
+  inputSchema: z.object({ text: z.string() }),
+  handler: ({ text }) => text,
+});
+
+describe('public types', () => {
+  it('a session call holds text, a SpooledArtifact or a Media, narrowed by instanceof', async () => {
+    await using session = new ToolSession({ tools: [echo] });
+    const dispatch = session.dispatch();
+    const request: ToolCallRequest = { id: 'call_1', name: 'echo', arguments: { text: 'hi' } };
+    const [outcome] = await session.run([request], dispatch);
+    const call = session.toolCalls[0] as ToolCall<ToolCallResults>;
+    expectTypeOf(session.toolCalls).items.toEqualTypeOf<ToolCall<ToolCallResults>>();
+    expectTypeOf(outcome?.call.results).not.toBeAny();
+    expectTypeOf(call.results).toEqualTypeOf<string | SpooledArtifact | Media | undefined>();
+    expectTypeOf(call.name).toEqualTypeOf<string>();
+    expectTypeOf(call.name).toEqualTypeOf<ToolCallRequest['name']>();
+    const results = call.results;
+    if (results instanceof SpooledArtifact) expectTypeOf(results).toEqualTypeOf<SpooledArtifact>();
+    else if (Media.isInstance(results)) expectTypeOf(results).toEqualTypeOf<Media>();
+    else expectTypeOf(results).toEqualTypeOf<string | undefined>();
+  });
+
+  it('a registry lists tools whose input is unknown, not any', async () => {
+    await using session = new ToolSession({ tools: [echo] });
+    const [offered] = session.dispatch().tools.list();
+    expectTypeOf(offered).toEqualTypeOf<Tool<unknown> | undefined>();
+    expectTypeOf<Parameters<Tool<unknown>['handler']>[0]>().toBeUnknown();
+    expectTypeOf(echo).toEqualTypeOf<Tool<{ text: string }>>();
+  });
+
+  it('spoolforgeToolSet keeps the AI SDK input and output types', async () => {
+    await using plain = spoolforgeToolSet({ tools: [echo] });
+    // The SDK's results are its static (declared) tools' or dynamic ones (`unknown`).
+    type Static<Part> = Extract<Part, { dynamic?: false | undefined }>;
+    type PlainResult = GenerateTextResult<typeof plain.tools, never>;
+    type PlainToolResult = Static<PlainResult['toolResults'][number]>;
+    expectTypeOf<PlainToolResult['output']>().toEqualTypeOf<SpoolforgeToolOutput>();
+    expectTypeOf<PlainToolResult['input']>().toBeUnknown();
+    expectTypeOf<Static<PlainResult['toolCalls'][number]>['input']>().toBeUnknown();
+
+    const weather = tool({
+      description: 'The weather in a city.',
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }) => ({ city, celsius: 21 }),
+    });
+    await using mixed = spoolforgeToolSet({ tools: [echo], aiSdkTools: { weather } });
+    expectTypeOf(mixed.tools.weather).toEqualTypeOf<typeof weather>();
+    type MixedResult = GenerateTextResult<typeof mixed.tools, never>;
+    type MixedToolResult = Static<MixedResult['toolResults'][number]>;
+    expectTypeOf<MixedToolResult['output']>().not.toBeAny();
+    expectTypeOf<MixedToolResult['input']>().not.toBeAny();
+  });
+});
