@@ -252,10 +252,16 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     expect(long?.ref).toBeUndefined();
     expect(long?.call.fromArtifactTool).toBe(true);
     const longText = long?.content[0]?.type === 'text' ? long.content[0].text : '';
-    expect(longText).toMatch(/^lines 1–1000 of 10001:\n1:b0 line 1 x+\n/);
+    // Cut at 50 KiB: the header names the lines shown, and the note the call that reads on.
+    const shownTo = Number(/^lines 1–(\d+) of 10001:\n1:b0 line 1 x+\n/.exec(longText)?.[1]);
+    expect(shownTo).toBeGreaterThan(100);
+    expect(shownTo).toBeLessThan(1_000);
+    expect(longText).toContain(`\n${shownTo}:b0 line ${shownTo} `);
     expect(Buffer.byteLength(longText)).toBeLessThanOrEqual(50 * 1024);
     expect(longText).toMatch(
-      /Continue with tool_output_cache \{"ref":"[\w-]+","offset":\d+,"limit":\d+\}\]\n$/,
+      new RegExp(
+        `Continue with tool_output_cache \\{"ref":"[\\w-]+","offset":${shownTo + 1},"limit":${1_000 - shownTo}\\}\\]\\n$`,
+      ),
     );
     await resumed.close();
   });
