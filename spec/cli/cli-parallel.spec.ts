@@ -75,6 +75,39 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
     expect(differences).toEqual([]);
   });
 
+  it('gives, on threads, what GNU grep -a gives for -w, -x, -o, -l, -L, -q, -H and several files', async () => {
+    const path = await largeLog();
+    const small = join(await tempDirectory(), 'small.log');
+    await writeFile(small, '1 ERROR disk full\nno newline at the end');
+    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    const differences: string[] = [];
+    for (const args of [
+      ['-w', '-i', '-c', 'warn'],
+      ['-w', '-n', 'FULL'],
+      ['-x', '-c', '0 ERROR  ok'],
+      ['-x', '-v', '-c', '[0-9]+ INFO .*ok'],
+      ['-o', '-n', '-i', 'disk full'],
+      ['-o', '-w', '[0-9]+ ERROR'],
+      ['-l', 'disk FULL', small],
+      ['-L', 'disk FULL', small],
+      ['-L', 'unterminated', small],
+      ['-q', 'unterminated'],
+      ['-H', '-n', '-m', '3', 'ERROR'],
+      ['-c', 'ERROR', small],
+      ['-n', '-C', '1', 'disk FULL', small],
+    ]) {
+      const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
+      process.env.SPOOLFORGE_THREADS = '3';
+      const parallel = await runCli(['grep', ...args, path]);
+      if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
+        differences.push(
+          `${args.join(' ')}: status ${parallel.status} vs ${gnu.status}, ${parallel.stdout.length} vs ${gnu.stdout.length} bytes`,
+        );
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
   it('fails on a bad pattern with one line and exit status 2, before any output', async () => {
     const path = await largeLog();
     process.env.SPOOLFORGE_THREADS = '3';
