@@ -77,19 +77,24 @@ describe('CLI errors', () => {
   });
 
   it.each([
-    ['one pass', 600_000], // 10 MiB, far past a pipe's buffer
-    ['parallel parts', 4_400_000], // 70 MiB: parts hand over their output whole
-  ])('delivers every byte to a pipe its reader leaves full for a while (%s)', async (_, lines) => {
-    const path = await tempFile('0123456789abcdef\n'.repeat(lines));
-    const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path]);
-    child.stdout.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).resume();
-    const status = await new Promise((resolve) => child.on('close', resolve));
-    expect(status).toBe(0);
-    expect(Buffer.concat(chunks).equals(await readFile(path))).toBe(true);
-  });
+    ['one pass', 600_000, '1'], // 10 MiB, far past a pipe's buffer
+    ['parallel parts', 4_400_000, '2'], // 70 MiB: parts hand over their output whole
+  ])(
+    'delivers every byte to a pipe its reader leaves full for a while (%s)',
+    async (_, lines, threads) => {
+      const path = await tempFile('0123456789abcdef\n'.repeat(lines));
+      const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path], {
+        env: { ...process.env, SPOOLFORGE_THREADS: threads },
+      });
+      child.stdout.pause();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const chunks: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).resume();
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect(status).toBe(0);
+      expect(Buffer.concat(chunks).equals(await readFile(path))).toBe(true);
+    },
+  );
 
   it('exits 1 when grep selects nothing, 0 when it does', async () => {
     const path = await tempFile('alpha\nbeta\n');

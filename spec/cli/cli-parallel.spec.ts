@@ -10,7 +10,10 @@ afterEach(() => {
   process.env.SPOOLFORGE_CACHE_DIR = saved.cache;
 });
 
-/** 65 MiB (past the 64 MiB under which scans stay on one thread), no final newline. */
+/**
+ * 65 MiB, no final newline: past the 64 MiB from which scans run on threads when
+ * SPOOLFORGE_THREADS asks for more than one (by default, only from 2 GiB).
+ */
 async function largeLog(): Promise<string> {
   const lines = Array.from({ length: 12_000 }, (_, line) => {
     const level = line % 17 === 0 ? 'ERROR' : line % 3 === 0 ? 'Warn' : 'INFO';

@@ -54,7 +54,7 @@ async function measure(source: CliSource, context: CliContext, options: { sniff:
   const { file } = source;
   const cached = file && (await loadLineIndex(file));
   // A large file without an index is indexed by worker threads, one line-aligned part each.
-  const parallel = !cached && file && runsInParallel(file);
+  const parallel = !cached && file && runsInParallel(file, 'index');
   // A stream keeps no checkpoints: they would only grow with its length.
   const index =
     cached ||

@@ -93,7 +93,7 @@ async function grepSource(
     await output.drain();
   };
   try {
-    if (source.file && runsInParallel(source.file)) {
+    if (source.file && runsInParallel(source.file, 'grep')) {
       // Worker threads grep line-aligned parts; their output is written in file order.
       const options = { ...settings.syntax, ...settings.scan, onProgress };
       return (await parallelGrepScan(source.file.path, settings.pattern, options, sink)).matchCount;

@@ -28,7 +28,12 @@ export async function copyIndexedLines(
 ): Promise<void> {
   const { file } = source;
   let index = file ? await loadLineIndex(file) : undefined;
-  if (file && !index && runsInParallel(file) && (await isFarIn(source, start, file.stats.size))) {
+  if (
+    file &&
+    !index &&
+    runsInParallel(file, 'index') &&
+    (await isFarIn(source, start, file.stats.size))
+  ) {
     const { buildLineIndexInParallel } = await import('../spool/parallel-line-index.js');
     index = await buildLineIndexInParallel(file.path);
     await saveLineIndex(file, index, saveOptions);
