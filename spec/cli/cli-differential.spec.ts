@@ -112,6 +112,8 @@ const multiFileCases = [
     ['-m', '1', '-n'],
   ].map((flags) => ({ flags, pattern: 'a', withMissing: false })),
   { flags: ['-q'], pattern: 'no such text', withMissing: true },
+  { flags: ['-q', '-c'], pattern: 'no such text', withMissing: false },
+  { flags: ['-q', '-L'], pattern: 'no such text', withMissing: false },
   { flags: ['-c', '-x'], pattern: '', withMissing: false },
   { flags: ['-l', '-w', '-i'], pattern: 'ok', withMissing: false },
   { flags: ['-n', '-C', '2', '-w'], pattern: 'timeout', withMissing: true },
@@ -252,7 +254,8 @@ describe('CLI vs GNU grep on several files', () => {
     'prefixes, counts, lists and exit status, some files missing',
     async () => {
       const paths = await Promise.all(
-        Object.values(inputs).map((input, index) => tempFile(input, `input-${index}`)),
+        // A name that is not ASCII is printed as its bytes.
+        Object.values(inputs).map((input, index) => tempFile(input, `café-${index}.log`)),
       );
       const missing = `${paths[0]}.missing`;
       const files = [...paths.slice(0, 5), missing, ...paths.slice(5)];

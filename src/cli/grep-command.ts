@@ -3,10 +3,12 @@ import { grepScan } from '../artifact/grep/grep-scan.js';
 import type { GrepSink } from '../artifact/grep/grep-sink.js';
 import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { newline } from '../spool/newlines.js';
 import type { CliContext, Command } from './cli-context.js';
 import { type CliSource, openSource } from './cli-source.js';
-import { grepPrinter, type PrintedSoFar } from './grep-printer.js';
+import { colon, grepPrinter, type PrintedSoFar } from './grep-printer.js';
 import { type GrepSettings, parseGrepArguments } from './grep-settings.js';
+import type { Output } from './output.js';
 import { runsInParallel } from './parallel-threshold.js';
 import { Progress } from './progress.js';
 
@@ -35,7 +37,8 @@ export const grepCommand: Command = async (argv, context) => {
   let selectedAny = false;
   let failed = false;
   for (const operand of settings.sources) {
-    const name = operand === '-' ? standardInputName : operand;
+    // Bytes: a file name is printed as it was given, UTF-8 or not ASCII.
+    const name = Buffer.from(operand === '-' ? standardInputName : operand);
     let source: CliSource;
     try {
       source = await openSource(operand, () => context.stdin, settings.http);
@@ -50,7 +53,7 @@ export const grepCommand: Command = async (argv, context) => {
       const sink = grepPrinter(
         context.output,
         {
-          fileName: settings.withFileName ? Buffer.from(name) : undefined,
+          fileName: settings.withFileName ? name : undefined,
           lineNumbers: settings.lineNumbers,
           context: settings.scan.context,
           onlyMatching: settings.onlyMatching ? regex : undefined,
@@ -61,23 +64,33 @@ export const grepCommand: Command = async (argv, context) => {
     } finally {
       await source.close();
     }
-    if (selected > 0) {
-      selectedAny = true;
-      if (settings.quiet) return 0;
+    if (selected > 0) selectedAny = true;
+    // -q prints nothing, not even a count or a file name, and ends at the first selected line.
+    if (settings.quiet) {
+      if (selected > 0) return 0;
+      continue;
     }
-    const { output } = context;
-    if (
-      settings.listFiles === 'with-matches'
-        ? selected > 0
-        : settings.listFiles === 'without-match' && selected === 0
-    ) {
-      output.writeText(`${name}\n`);
-    } else if (settings.countOnly && !settings.listFiles) {
-      output.writeText(settings.withFileName ? `${name}:${selected}\n` : `${selected}\n`);
-    }
+    printSummary(context.output, settings, name, selected);
   }
   return failed ? 2 : selectedAny ? 0 : 1;
 };
+
+/** What -l, -L and -c print for one SOURCE once it is scanned. */
+function printSummary(output: Output, settings: GrepSettings, name: Uint8Array, selected: number) {
+  const { listFiles } = settings;
+  if (
+    listFiles === 'with-matches' ? selected > 0 : listFiles === 'without-match' && selected === 0
+  ) {
+    output.write(name);
+    output.writeByte(newline);
+  } else if (settings.countOnly && !listFiles) {
+    if (settings.withFileName) {
+      output.write(name);
+      output.writeByte(colon);
+    }
+    output.writeByte(newline, selected);
+  }
+}
 
 /** Greps one SOURCE into `sink` (on worker threads for a large file) and returns the selected lines. */
 async function grepSource(

@@ -3,8 +3,16 @@ import { newline } from '../spool/newlines.js';
 import { matchRanges } from './only-matching.js';
 import type { Output } from './output.js';
 
-/** GNU grep's separators after a file name or line number: `:` selected, `-` context. */
-const colon = 0x3a;
+/**
+ * GNU grep's separator after a file name or line number of a selected line (and in `FILE:COUNT`);
+ * a context line's is `-`.
+ *
+ * @example
+ * ```ts
+ * output.writeByte(colon, lineNumber + 1); // "42:"
+ * ```
+ */
+export const colon = 0x3a;
 const hyphen = 0x2d;
 
 /**
