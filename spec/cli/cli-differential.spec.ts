@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
 import { type CommandResult, hasGnu, inParallel, runCli, runCommand } from '../helpers/run-cli.js';
@@ -62,6 +63,60 @@ const grepCases: string[][] = [
   ['-n', 'LONG'],
   ['-nc', '-v', 'x'],
   ['-n', '-e'],
+  ['-E', '-n', 'WARN|ERROR'],
+  ['-w', 'a'],
+  ['-w', '-i', 'INFO'],
+  ['-w', '-n', '-i', 'ok'],
+  ['-w', '-c', 'ab'],
+  ['-w', '-n', 'b'],
+  ['-F', '-w', '-i', 'req=1'],
+  ['-x', 'a'],
+  ['-x', '-v', 'a'],
+  ['-x', '-n', ''],
+  ['-x', '-c', '-i', 'FIRST'],
+  ['-F', '-x', 'third'],
+  ['-o', 'req=[0-9]+'],
+  ['-o', '-n', '-i', 'A'],
+  ['-o', '-n', '-i', 'é'],
+  ['-o', '-n', 'b*'],
+  ['-o', '-w', '-n', '[a-z]+'],
+  ['-o', '-c', 'x'],
+  ['-o', '-v', 'a'],
+  ['-o', '-n', '-C', '2', 'timeout'],
+  ['-o', 'x{1000}'],
+  ['-q', 'a'],
+  ['-q', '-v', ''],
+  ['-l', 'a'],
+  ['-L', 'a'],
+  ['-H', '-n', 'ERROR'],
+  ['-H', '-c', 'a'],
+  ['-h', '-n', 'WARN'],
+];
+
+/** Several files: prefixes, per-file counts and lists, missing files with and without -s. */
+const multiFileCases = [
+  ...[['-l'], ['-L'], ['-l', '-s'], ['-L', '-s'], ['-q'], ['-q', '-s'], ['-c'], ['-s', '-n']].map(
+    (flags) => ({ flags, pattern: 'a', withMissing: true }),
+  ),
+  ...[
+    ['-n'],
+    ['-c', '-v'],
+    ['-l'],
+    ['-L'],
+    ['-q'],
+    ['-h', '-n'],
+    ['-o', '-n', '-i'],
+    ['-n', '-C', '1'],
+    ['-A', '0'],
+    ['-B', '2', '-h'],
+    ['-m', '1', '-n'],
+  ].map((flags) => ({ flags, pattern: 'a', withMissing: false })),
+  { flags: ['-q'], pattern: 'no such text', withMissing: true },
+  { flags: ['-q', '-c'], pattern: 'no such text', withMissing: false },
+  { flags: ['-q', '-L'], pattern: 'no such text', withMissing: false },
+  { flags: ['-c', '-x'], pattern: '', withMissing: false },
+  { flags: ['-l', '-w', '-i'], pattern: 'ok', withMissing: false },
+  { flags: ['-n', '-C', '2', '-w'], pattern: 'timeout', withMissing: true },
 ];
 
 /** JavaScript regexes fold case by Unicode; GNU grep does only in a UTF-8 locale. */
@@ -73,13 +128,18 @@ type Comparison = [
   theirs: () => Promise<CommandResult>,
 ];
 
-/** Runs every pair and returns the labels whose status, stdout or stderr differ. */
+/**
+ * Runs every pair and returns the labels whose status, stdout or stderr differ (GNU's messages
+ * start `grep:`, ours `spoolforge:`).
+ */
 async function mismatches(comparisons: Comparison[]): Promise<string[]> {
   const outcomes = await inParallel(
     comparisons.map(([label, ours, theirs]) => async () => {
       const [mine, gnus] = await Promise.all([ours(), theirs()]);
       const same =
-        mine.stderr === '' && mine.status === gnus.status && mine.stdout.equals(gnus.stdout);
+        mine.stderr === gnus.stderr.replace(/^grep: /gm, 'spoolforge: ') &&
+        mine.status === gnus.status &&
+        mine.stdout.equals(gnus.stdout);
       return same
         ? undefined
         : `${label}: status ${mine.status} vs ${gnus.status}, ${mine.stdout.length} vs ${gnus.stdout.length} bytes ${mine.stderr}`;
@@ -89,26 +149,30 @@ async function mismatches(comparisons: Comparison[]): Promise<string[]> {
 }
 
 describe.each(Object.entries(inputs))('CLI vs GNU tools on %s', (_name, bytes) => {
-  it.skipIf(!gnu.grep)('grep, byte for byte with grep -a', async () => {
-    const path = await tempFile(bytes);
-    const comparisons = grepCases.map((args): Comparison => {
-      const pattern = args.at(-1) ?? '';
-      const flags = args.slice(0, -1);
-      const fixed = flags.includes('-F') ? [] : ['-E'];
-      return [
-        `grep ${args.join(' ')}`,
-        () => runCli(['grep', ...flags, '--', pattern, path]),
-        () =>
-          runCommand(
-            'grep',
-            ['-a', ...fixed, ...flags, '-e', pattern, path],
-            undefined,
-            locale(pattern),
-          ),
-      ];
-    });
-    expect(await mismatches(comparisons)).toEqual([]);
-  });
+  it.skipIf(!gnu.grep)(
+    'grep, byte for byte with grep -a',
+    async () => {
+      const path = await tempFile(bytes);
+      const comparisons = grepCases.map((args): Comparison => {
+        const pattern = args.at(-1) ?? '';
+        const flags = args.slice(0, -1);
+        const fixed = flags.includes('-F') ? [] : ['-E'];
+        return [
+          `grep ${args.join(' ')}`,
+          () => runCli(['grep', ...flags, '--', pattern, path]),
+          () =>
+            runCommand(
+              'grep',
+              ['-a', ...fixed, ...flags, '-e', pattern, path],
+              undefined,
+              locale(pattern),
+            ),
+        ];
+      });
+      expect(await mismatches(comparisons)).toEqual([]);
+    },
+    120_000,
+  );
 
   it.skipIf(!gnu.head || !gnu.tail)('head and tail', async () => {
     const path = await tempFile(bytes);
@@ -184,3 +248,87 @@ describe.each(Object.entries(inputs))('CLI vs GNU tools on %s', (_name, bytes) =
     expect(await mismatches(comparisons)).toEqual([]);
   });
 });
+
+describe('CLI vs GNU grep on several files', () => {
+  it.skipIf(!gnu.grep)(
+    'prefixes, counts, lists and exit status, some files missing',
+    async () => {
+      const paths = await Promise.all(
+        // A name that is not ASCII is printed as its bytes.
+        Object.values(inputs).map((input, index) => tempFile(input, `café-${index}.log`)),
+      );
+      const missing = `${paths[0]}.missing`;
+      const files = [...paths.slice(0, 5), missing, ...paths.slice(5)];
+      const comparisons = multiFileCases.map(({ flags, pattern, withMissing }): Comparison => {
+        const operands = withMissing ? files : files.filter((file) => file !== missing);
+        return [
+          `grep ${flags.join(' ')} ${pattern} (${withMissing ? 'one missing' : 'all present'})`,
+          () => runCli(['grep', ...flags, '--', pattern, ...operands]),
+          () =>
+            runCommand(
+              'grep',
+              ['-a', '-E', ...flags, '-e', pattern, ...operands],
+              undefined,
+              locale(pattern),
+            ),
+        ];
+      });
+      expect(await mismatches(comparisons)).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+describe.skipIf(!existsSync('/proc/meminfo'))('CLI on files whose size reads 0 (procfs)', () => {
+  it('reads them to the end as GNU tools do', async () => {
+    // Lines whose content does not change between two reads of the file.
+    const comparisons: Comparison[] = [
+      [
+        'grep MemTotal',
+        () => runCli(['grep', 'MemTotal', '/proc/meminfo']),
+        () => runCommand('grep', ['-a', 'MemTotal', '/proc/meminfo']),
+      ],
+      [
+        'grep -c',
+        () => runCli(['grep', '-c', '', '/proc/meminfo', '/proc/self/status']),
+        () => runCommand('grep', ['-a', '-c', '', '/proc/meminfo', '/proc/self/status']),
+      ],
+      [
+        'head -n 1',
+        () => runCli(['head', '-n', '1', '/proc/meminfo']),
+        () => runCommand('head', ['-n', '1', '/proc/meminfo']),
+      ],
+      [
+        'lines 1 1',
+        () => runCli(['lines', '1', '1', '/proc/meminfo']),
+        () => runCommand('sed', ['-n', '1p', '/proc/meminfo']),
+      ],
+      [
+        'tail -n +2 | grep -c',
+        () => runCli(['tail', '-n', '+2', '/proc/meminfo']).then(lineTotal),
+        () => runCommand('tail', ['-n', '+2', '/proc/meminfo']).then(lineTotal),
+      ],
+      [
+        'tail -n 1 | grep -c',
+        () => runCli(['tail', '-n', '1', '/proc/self/status']).then(lineTotal),
+        () => runCommand('tail', ['-n', '1', '/proc/self/status']).then(lineTotal),
+      ],
+      [
+        'count',
+        () => runCli(['count', '/proc/meminfo']),
+        () => runCommand('awk', ['END { print NR }', '/proc/meminfo']),
+      ],
+    ];
+    expect(await mismatches(comparisons)).toEqual([]);
+    const stat = JSON.parse((await runCli(['stat', '/proc/meminfo'])).stdout.toString());
+    const lines = Number((await runCommand('awk', ['END { print NR }', '/proc/meminfo'])).stdout);
+    expect(stat).toMatchObject({ lines, kind: 'text' });
+    expect(stat.bytes).toBeGreaterThan(0);
+  });
+});
+
+/** Keeps only how many lines were printed (for output whose text changes from read to read). */
+function lineTotal(result: CommandResult): CommandResult {
+  const lines = result.stdout.toString().split('\n').length - 1;
+  return { ...result, stdout: Buffer.from(`${lines}\n`) };
+}

@@ -37,12 +37,36 @@ describe('CLI errors', () => {
     if (args[0] !== 'frobnicate') expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it('prints its usage on standard output for --help and -h', async () => {
-    for (const flag of ['--help', '-h']) {
-      const result = await runCli([flag]);
-      expect(result.status).toBe(0);
+  it("prints its usage on standard output for --help, -h, help and a command's --help", async () => {
+    for (const args of [
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['grep', '--help'],
+      ['tail', '-n', '3', '--help'],
+    ]) {
+      const result = await runCli(args);
+      expect(result.status, args.join(' ')).toBe(0);
       expect(result.stdout.toString()).toMatch(/^Usage:\n {2}spoolforge head/);
       expect(result.stdout.toString()).toContain('Exit status: 0 found/ok');
+      // What a GNU grep user needs to know: -E, -h, the cache and how to turn it off.
+      expect(result.stdout.toString()).toContain('-E is accepted and changes');
+      expect(result.stdout.toString()).toContain('SPOOLFORGE_CACHE_DIR=off turns it off');
+    }
+    // After --, --help is a pattern like any other.
+    const file = await tempFile('a --help line\nanother\n');
+    const pattern = await runCli(['grep', '--', '--help', file]);
+    expect(pattern.stdout.toString()).toBe('a --help line\n');
+  });
+
+  it('prints its version for --version and -V', async () => {
+    const { version } = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
+    for (const flag of ['--version', '-V']) {
+      const result = await runCli([flag]);
+      expect(result.status).toBe(0);
+      expect(result.stdout.toString()).toBe(`spoolforge ${version}\n`);
     }
   });
 
@@ -53,19 +77,24 @@ describe('CLI errors', () => {
   });
 
   it.each([
-    ['one pass', 600_000], // 10 MiB, far past a pipe's buffer
-    ['parallel parts', 4_400_000], // 70 MiB: parts hand over their output whole
-  ])('delivers every byte to a pipe its reader leaves full for a while (%s)', async (_, lines) => {
-    const path = await tempFile('0123456789abcdef\n'.repeat(lines));
-    const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path]);
-    child.stdout.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).resume();
-    const status = await new Promise((resolve) => child.on('close', resolve));
-    expect(status).toBe(0);
-    expect(Buffer.concat(chunks).equals(await readFile(path))).toBe(true);
-  });
+    ['one pass', 600_000, '1'], // 10 MiB, far past a pipe's buffer
+    ['parallel parts', 4_400_000, '2'], // 70 MiB: parts hand over their output whole
+  ])(
+    'delivers every byte to a pipe its reader leaves full for a while (%s)',
+    async (_, lines, threads) => {
+      const path = await tempFile('0123456789abcdef\n'.repeat(lines));
+      const child = spawn(process.execPath, [cliPath, 'grep', 'abc', path], {
+        env: { ...process.env, SPOOLFORGE_THREADS: threads },
+      });
+      child.stdout.pause();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const chunks: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).resume();
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect(status).toBe(0);
+      expect(Buffer.concat(chunks).equals(await readFile(path))).toBe(true);
+    },
+  );
 
   it('exits 1 when grep selects nothing, 0 when it does', async () => {
     const path = await tempFile('alpha\nbeta\n');

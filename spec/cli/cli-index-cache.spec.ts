@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { cliPath, runCli, runCommand } from '../helpers/run-cli.js';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
 
 /** 20 MiB of numbered lines: above the 16 MiB under which the CLI keeps no index. */
@@ -69,7 +70,34 @@ async function tamper(change: (entry: Entry) => void): Promise<void> {
   await writeFile(file as string, writeEntry(entry));
 }
 
+/** util-linux `script` runs a command on a pseudo-terminal: standard error is a terminal there. */
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
 describe('the CLI line index cache', () => {
+  it.skipIf(!hasScript)('says once, on a terminal, where it created its directory', async () => {
+    const path = await tempFile(bigLog, 'big.log');
+    const directory = join(cacheDirectory, 'fresh');
+    process.env.SPOOLFORGE_CACHE_DIR = directory;
+    const onTerminal = async () =>
+      (
+        await runCommand('script', [
+          '-qec',
+          `'${process.execPath}' '${cliPath}' count '${path}'`,
+          '/dev/null',
+        ])
+      ).stdout.toString();
+    const notice = `spoolforge: keeping line indexes of large files in ${join(directory, 'line-index')} (SPOOLFORGE_CACHE_DIR=off turns this off)\r\n`;
+    expect(await onTerminal()).toBe(`${notice}${lineCount}\r\n`);
+    expect(await onTerminal()).toBe(`${lineCount}\r\n`);
+  });
+
+  it('says nothing of it when standard error is not a terminal', async () => {
+    const path = await tempFile(bigLog, 'big.log');
+    const result = await runCli(['count', path]);
+    expect(result.stderr).toBe('');
+    expect(await cacheFiles()).toHaveLength(1);
+  });
+
   it('persists the index a lines call builds, and the next call seeks with it', async () => {
     const path = await tempFile(bigLog, 'big.log');
     const first = await runCli(['lines', '350000', '350001', path]);

@@ -10,7 +10,10 @@ afterEach(() => {
   process.env.SPOOLFORGE_CACHE_DIR = saved.cache;
 });
 
-/** 65 MiB (past the 64 MiB under which scans stay on one thread), no final newline. */
+/**
+ * 65 MiB, no final newline: past the 64 MiB from which scans run on threads when
+ * SPOOLFORGE_THREADS asks for more than one (by default, only from 2 GiB).
+ */
 async function largeLog(): Promise<string> {
   const lines = Array.from({ length: 12_000 }, (_, line) => {
     const level = line % 17 === 0 ? 'ERROR' : line % 3 === 0 ? 'Warn' : 'INFO';
@@ -69,6 +72,39 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
       if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
         differences.push(
           `${args.join(' ')}: ${parallel.stdout.length} vs ${gnu.stdout.length} bytes`,
+        );
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('gives, on threads, what GNU grep -a gives for -w, -x, -o, -l, -L, -q, -H and several files', async () => {
+    const path = await largeLog();
+    const small = join(await tempDirectory(), 'small.log');
+    await writeFile(small, '1 ERROR disk full\nno newline at the end');
+    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    const differences: string[] = [];
+    for (const args of [
+      ['-w', '-i', '-c', 'warn'],
+      ['-w', '-n', 'FULL'],
+      ['-x', '-c', '0 ERROR  ok'],
+      ['-x', '-v', '-c', '[0-9]+ INFO .*ok'],
+      ['-o', '-n', '-i', 'disk full'],
+      ['-o', '-w', '[0-9]+ ERROR'],
+      ['-l', 'disk FULL', small],
+      ['-L', 'disk FULL', small],
+      ['-L', 'unterminated', small],
+      ['-q', 'unterminated'],
+      ['-H', '-n', '-m', '3', 'ERROR'],
+      ['-c', 'ERROR', small],
+      ['-n', '-C', '1', 'disk FULL', small],
+    ]) {
+      const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
+      process.env.SPOOLFORGE_THREADS = '3';
+      const parallel = await runCli(['grep', ...args, path]);
+      if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
+        differences.push(
+          `${args.join(' ')}: status ${parallel.status} vs ${gnu.status}, ${parallel.stdout.length} vs ${gnu.stdout.length} bytes`,
         );
       }
     }

@@ -132,4 +132,40 @@ describe('CLI with an http(s) SOURCE', () => {
     await server.settled();
     expect(server.bytesSent()).toBeLessThan(16 * 1024 * 1024);
   });
+
+  it('gives up on a server that never answers after --timeout and --retries, on every command', async () => {
+    // Accepts the connection and never answers: without a timeout, 5 attempts of 30 s.
+    const silent = await startServer(() => undefined);
+    const url = `${silent.origin}/never.log`;
+    const given = `spoolforge: ${url}: no data for 500 ms (after 1 attempts)\n`;
+    for (const command of [
+      ['head'],
+      ['tail'],
+      ['lines', '1', '2'],
+      ['grep', 'x'],
+      ['count'],
+      ['stat'],
+    ]) {
+      const result = await runCli([...command, '--timeout', '0.5', '--retries', '0', url]);
+      expect(result.status, command[0]).toBe(2);
+      expect(result.stderr, command[0]).toBe(given);
+    }
+    const saved = { ...process.env };
+    try {
+      process.env.SPOOLFORGE_HTTP_TIMEOUT = '0.3';
+      process.env.SPOOLFORGE_HTTP_RETRIES = '1';
+      const fromEnvironment = await runCli(['tail', url]);
+      expect(fromEnvironment.stderr).toBe(
+        `spoolforge: ${url}: no data for 300 ms (after 2 attempts)\n`,
+      );
+      // The option wins over the environment.
+      const overridden = await runCli(['tail', '--retries=0', url]);
+      expect(overridden.stderr).toBe(`spoolforge: ${url}: no data for 300 ms (after 1 attempts)\n`);
+    } finally {
+      process.env = saved;
+    }
+    const invalid = await runCli(['head', '--timeout', 'soon', url]);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stderr).toBe("spoolforge: invalid timeout: 'soon' (seconds, more than 0)\n");
+  }, 60_000);
 });

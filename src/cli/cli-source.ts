@@ -4,6 +4,7 @@ import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fs } from '../shared/node-fs.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import type { HttpSpoolReaderOptions } from '../spool/http-spool-reader-options.js';
 import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 
@@ -31,7 +32,9 @@ export interface CliSource {
 }
 
 /**
- * Opens a SOURCE operand: a path, an http(s) URL, or `-` for standard input.
+ * Opens a SOURCE operand: a path, an http(s) URL (read with `http`'s timeout and retries), or
+ * `-` for standard input. A regular file whose size reads 0 (procfs, sysfs) is read as a stream
+ * to its end, as GNU tools do: its size says nothing of its content.
  *
  * @example
  * ```ts
@@ -41,19 +44,20 @@ export interface CliSource {
 export async function openSource(
   operand: string,
   stdin: () => AsyncIterable<Uint8Array>,
+  http: Pick<HttpSpoolReaderOptions, 'timeout' | 'retries'> = {},
 ): Promise<CliSource> {
   if (operand === '-') return streamSource(stdin());
   if (/^https?:\/\//i.test(operand)) {
     // Range requests: head, tail and lines read a block or two; grep and count stream it.
     const { HttpSpoolReader } = await import('../spool/http-spool-reader.js');
-    const reader = new HttpSpoolReader(operand);
+    const reader = new HttpSpoolReader(operand, http);
     return readerSource(reader, await reader.byteLength(), undefined);
   }
   const stats = await stat(operand).catch((error: unknown) => {
     throw fileError(operand, error);
   });
   if (stats.isDirectory()) throw fileError(operand, Object.assign(new Error(), { code: 'EISDIR' }));
-  if (!stats.isFile()) return streamSource(fs.createReadStream(operand));
+  if (!stats.isFile() || stats.size === 0) return streamSource(fs.createReadStream(operand));
   return readerSource(new FileSpoolReader(operand), stats.size, { path: operand, stats });
 }
 

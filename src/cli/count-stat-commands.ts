@@ -7,7 +7,7 @@ import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-ind
 import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments } from './parse-arguments.js';
 import { Progress } from './progress.js';
-import { withSource } from './source-operand.js';
+import { sourceOptions, withSource } from './source-operand.js';
 
 /**
  * `spoolforge count SOURCE`: the number of lines as DESIGN §2 defines it (a final line without
@@ -19,8 +19,7 @@ import { withSource } from './source-operand.js';
  * ```
  */
 export const countCommand: Command = async (argv, context) => {
-  const { operands } = parseArguments(argv, []);
-  return withSource(operands, ['SOURCE'], context, async (source) => {
+  return withSource(parseArguments(argv, sourceOptions), ['SOURCE'], context, async (source) => {
     const { lines } = await measure(source, context, { sniff: false });
     context.output.writeText(`${lines}\n`);
     return 0;
@@ -37,8 +36,7 @@ export const countCommand: Command = async (argv, context) => {
  * ```
  */
 export const statCommand: Command = async (argv, context) => {
-  const { operands } = parseArguments(argv, []);
-  return withSource(operands, ['SOURCE'], context, async (source) => {
+  return withSource(parseArguments(argv, sourceOptions), ['SOURCE'], context, async (source) => {
     const { bytes, lines, head } = await measure(source, context, { sniff: true });
     context.output.writeText(
       `${JSON.stringify({ bytes, lines, kind: detectKind(head, { complete: bytes <= head.length }) })}\n`,
@@ -56,7 +54,7 @@ async function measure(source: CliSource, context: CliContext, options: { sniff:
   const { file } = source;
   const cached = file && (await loadLineIndex(file));
   // A large file without an index is indexed by worker threads, one line-aligned part each.
-  const parallel = !cached && file && runsInParallel(file);
+  const parallel = !cached && file && runsInParallel(file, 'index');
   // A stream keeps no checkpoints: they would only grow with its length.
   const index =
     cached ||
@@ -82,6 +80,6 @@ async function measure(source: CliSource, context: CliContext, options: { sniff:
   }
   progress.done();
   if (file && index.byteLength - covered >= minimumCachedFileBytes)
-    await saveLineIndex(file, index);
+    await saveLineIndex(file, index, { stderr: () => context.stderr });
   return { bytes: index.byteLength, lines: index.lineCount, head: Buffer.concat(head) };
 }

@@ -1,112 +1,125 @@
-import { compileMatcher } from '../artifact/grep/compile-matcher.js';
+import { compileMatcher, patternRegex } from '../artifact/grep/compile-matcher.js';
 import { grepScan } from '../artifact/grep/grep-scan.js';
 import type { GrepSink } from '../artifact/grep/grep-sink.js';
 import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { newline } from '../spool/newlines.js';
-import type { Command } from './cli-context.js';
+import type { CliContext, Command } from './cli-context.js';
+import { type CliSource, openSource } from './cli-source.js';
+import { colon, grepPrinter, type PrintedSoFar } from './grep-printer.js';
+import { type GrepSettings, parseGrepArguments } from './grep-settings.js';
+import type { Output } from './output.js';
 import { runsInParallel } from './parallel-threshold.js';
-import { parseArguments, parseCount } from './parse-arguments.js';
 import { Progress } from './progress.js';
-import { withSource } from './source-operand.js';
 
-/** GNU grep's separators after a line number: `:` for a selected line, `-` for context. */
-const colon = 0x3a;
-const hyphen = 0x2d;
-
-const grepOptions = [
-  { short: 'F', long: 'fixed-strings' },
-  { short: 'i', long: 'ignore-case' },
-  { short: 'v', long: 'invert-match' },
-  { short: 'c', long: 'count' },
-  { short: 'n', long: 'line-number' },
-  { short: 'm', long: 'max-count', takesValue: true },
-  { short: 'A', long: 'after-context', takesValue: true },
-  { short: 'B', long: 'before-context', takesValue: true },
-  { short: 'C', long: 'context', takesValue: true },
-];
+/** The name GNU grep gives standard input in its output. */
+const standardInputName = '(standard input)';
 
 /**
- * `spoolforge grep [-F] [-i] [-v] [-c] [-n] [-m N] [-A N] [-B N] [-C N] PATTERN SOURCE`, with
- * GNU `grep -a`'s output byte for byte (JavaScript regex syntax) and its exit status: 0 when a
- * line was selected, 1 when none was.
+ * `spoolforge grep [OPTION…] PATTERN [SOURCE…]`, with GNU `grep -a`'s output byte for byte
+ * (JavaScript regex syntax) and its exit status: 0 when a line was selected, 1 when none was,
+ * 2 when a SOURCE could not be read (even if lines were selected; with `-q`, 0 once one is).
+ * A SOURCE that cannot be opened is reported (unless `-s`) and the others are still searched.
  *
  * @example
  * ```ts
- * const status = await grepCommand(['-n', '-C', '2', 'ERROR', 'build.log'], context);
+ * const status = await grepCommand(['-n', '-C', '2', 'ERROR', 'build.log', 'app.log'], context);
  * ```
  */
 export const grepCommand: Command = async (argv, context) => {
-  const { options, operands } = parseArguments(argv, grepOptions);
-  const count = (letter: string, what: string) => {
-    const value = options.get(letter);
-    return value === undefined ? undefined : parseCount(value, what).value;
-  };
-  const contextLines = count('C', 'context lines');
-  const before = count('B', 'context lines') ?? contextLines;
-  const after = count('A', 'context lines') ?? contextLines;
-  const maxCount = count('m', 'matches');
-  const lineNumbers = options.has('n');
-  const countOnly = options.has('c');
+  const settings = parseGrepArguments(argv);
   // GNU grep: with -m 0 it reads nothing (not the pattern, not the file), prints nothing, and
   // exits 1, even with -c.
-  if (maxCount === 0) return 1;
-  return withSource(operands, ['PATTERN', 'SOURCE'], context, async (source, [pattern]) => {
-    const patternOptions = { fixed: options.has('F'), ignoreCase: options.has('i') };
-    const { output } = context;
-    // Without -n each selected line is printed as it is: a parallel scan's parts hand over
-    // their output whole (text), and one pass goes line by line.
-    const writeLines = (lines: Uint8Array) => {
-      output.write(lines);
-      return !output.closed;
-    };
-    const sink: GrepSink = {
-      line(bytes, lineNumber, isMatch) {
-        if (lineNumbers) output.writeByte(isMatch ? colon : hyphen, lineNumber + 1);
-        output.write(bytes);
-        output.writeByte(newline);
-        return !output.closed;
-      },
-      separator: () => output.writeText('--\n'),
-      ...(lineNumbers ? {} : { text: writeLines }),
-    };
-    const scanOptions = {
-      invert: options.has('v'),
-      countOnly,
-      lineNumbers,
-      context: before !== undefined || after !== undefined,
-      before: before ?? 0,
-      after: after ?? 0,
-      ...(maxCount === undefined ? {} : { maxCount }),
-    };
-    const progress = new Progress(context.stderr, source.size);
-    const onProgress = async (bytes: number) => {
-      progress.update(bytes);
-      await output.drain();
-    };
-    let matchCount: number;
+  if (settings.maxCount === 0) return 1;
+  // Checks the pattern once, before any SOURCE is opened; -o walks a line's matches with it.
+  const regex = patternRegex(settings.pattern, { ...settings.syntax, global: true });
+  const printed: PrintedSoFar = { anything: false };
+  let selectedAny = false;
+  let failed = false;
+  for (const operand of settings.sources) {
+    // Bytes: a file name is printed as it was given, UTF-8 or not ASCII.
+    const name = Buffer.from(operand === '-' ? standardInputName : operand);
+    let source: CliSource;
     try {
-      if (source.file && runsInParallel(source.file)) {
-        // Worker threads grep line-aligned parts; their output is written in file order.
-        const parallelOptions = { ...patternOptions, ...scanOptions, onProgress };
-        ({ matchCount } = await parallelGrepScan(
-          source.file.path,
-          pattern ?? '',
-          parallelOptions,
-          sink,
-        ));
-      } else {
-        const matcher = compileMatcher(pattern ?? '', patternOptions);
-        try {
-          const chunks = source.chunks({ reuseBuffers: true });
-          ({ matchCount } = await grepScan(chunks, { matcher, ...scanOptions, onProgress }, sink));
-        } finally {
-          await matcher.dispose();
-        }
-      }
-    } finally {
-      progress.done();
+      source = await openSource(operand, () => context.stdin, settings.http);
+    } catch (error) {
+      if (!SpoolforgeError.isInstance(error)) throw error;
+      if (!settings.noMessages) context.stderr.write(`spoolforge: ${error.message}\n`);
+      failed = true;
+      continue;
     }
-    if (countOnly) output.writeText(`${matchCount}\n`);
-    return matchCount > 0 ? 0 : 1;
-  });
+    let selected: number;
+    try {
+      const sink = grepPrinter(
+        context.output,
+        {
+          fileName: settings.withFileName ? name : undefined,
+          lineNumbers: settings.lineNumbers,
+          context: settings.scan.context,
+          onlyMatching: settings.onlyMatching ? regex : undefined,
+        },
+        printed,
+      );
+      selected = await grepSource(source, settings, sink, context);
+    } finally {
+      await source.close();
+    }
+    if (selected > 0) selectedAny = true;
+    // -q prints nothing, not even a count or a file name, and ends at the first selected line.
+    if (settings.quiet) {
+      if (selected > 0) return 0;
+      continue;
+    }
+    printSummary(context.output, settings, name, selected);
+  }
+  return failed ? 2 : selectedAny ? 0 : 1;
 };
+
+/** What -l, -L and -c print for one SOURCE once it is scanned. */
+function printSummary(output: Output, settings: GrepSettings, name: Uint8Array, selected: number) {
+  const { listFiles } = settings;
+  if (
+    listFiles === 'with-matches' ? selected > 0 : listFiles === 'without-match' && selected === 0
+  ) {
+    output.write(name);
+    output.writeByte(newline);
+  } else if (settings.countOnly && !listFiles) {
+    if (settings.withFileName) {
+      output.write(name);
+      output.writeByte(colon);
+    }
+    output.writeByte(newline, selected);
+  }
+}
+
+/** Greps one SOURCE into `sink` (on worker threads for a large file) and returns the selected lines. */
+async function grepSource(
+  source: CliSource,
+  settings: GrepSettings,
+  sink: GrepSink,
+  context: CliContext,
+): Promise<number> {
+  const { output } = context;
+  const progress = new Progress(context.stderr, source.size);
+  const onProgress = async (bytes: number) => {
+    progress.update(bytes);
+    await output.drain();
+  };
+  try {
+    if (source.file && runsInParallel(source.file, 'grep')) {
+      // Worker threads grep line-aligned parts; their output is written in file order.
+      const options = { ...settings.syntax, ...settings.scan, onProgress };
+      return (await parallelGrepScan(source.file.path, settings.pattern, options, sink)).matchCount;
+    }
+    const matcher = compileMatcher(settings.pattern, settings.syntax);
+    try {
+      const chunks = source.chunks({ reuseBuffers: true });
+      const options = { matcher, ...settings.scan, onProgress };
+      return (await grepScan(chunks, options, sink)).matchCount;
+    } finally {
+      await matcher.dispose();
+    }
+  } finally {
+    progress.done();
+  }
+}

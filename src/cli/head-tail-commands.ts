@@ -4,9 +4,9 @@ import type { Command } from './cli-context.js';
 import { copyBytes, copyLines } from './copy-lines.js';
 import { copyIndexedLines } from './indexed-lines.js';
 import { parseArguments, parseCount, usageError } from './parse-arguments.js';
-import { withSource } from './source-operand.js';
+import { sourceOptions, withSource } from './source-operand.js';
 
-const lineCountOption = [{ short: 'n', long: 'lines', takesValue: true }] as const;
+const lineCountOption = [{ short: 'n', long: 'lines', takesValue: true }, ...sourceOptions];
 
 /**
  * `spoolforge head [-n N] SOURCE`: the first N lines, or with `-n -N` all but the last N, as
@@ -18,9 +18,9 @@ const lineCountOption = [{ short: 'n', long: 'lines', takesValue: true }] as con
  * ```
  */
 export const headCommand: Command = async (argv, context) => {
-  const { options, operands } = parseArguments(argv, lineCountOption);
-  const { value, sign } = parseCount(options.get('n') ?? '10', 'lines', { signs: true });
-  return withSource(operands, ['SOURCE'], context, async (source) => {
+  const parsed = parseArguments(argv, lineCountOption);
+  const { value, sign } = parseCount(parsed.options.get('n') ?? '10', 'lines', { signs: true });
+  return withSource(parsed, ['SOURCE'], context, async (source) => {
     if (sign !== '-') {
       await copyLines(
         source.chunks({ initialChunkSize: 64 * 1024, reuseBuffers: true }),
@@ -49,9 +49,9 @@ export const headCommand: Command = async (argv, context) => {
  * ```
  */
 export const tailCommand: Command = async (argv, context) => {
-  const { options, operands } = parseArguments(argv, lineCountOption);
-  const { value, sign } = parseCount(options.get('n') ?? '10', 'lines', { signs: true });
-  return withSource(operands, ['SOURCE'], context, async (source) => {
+  const parsed = parseArguments(argv, lineCountOption);
+  const { value, sign } = parseCount(parsed.options.get('n') ?? '10', 'lines', { signs: true });
+  return withSource(parsed, ['SOURCE'], context, async (source) => {
     if (sign === '+') {
       await copyLines(
         source.chunks({ reuseBuffers: true }),
@@ -81,16 +81,17 @@ export const tailCommand: Command = async (argv, context) => {
  * ```
  */
 export const linesCommand: Command = async (argv, context) => {
-  const { operands } = parseArguments(argv, []);
   return withSource(
-    operands,
+    parseArguments(argv, sourceOptions),
     ['START', 'END', 'SOURCE'],
     context,
     async (source, [first, last]) => {
       const start = parseCount(first ?? '', 'START').value;
       const end = parseCount(last ?? '', 'END').value;
       if (start === 0) throw usageError('invalid usage of line address 0');
-      await copyIndexedLines(source, start - 1, Math.max(start, end), context.output);
+      await copyIndexedLines(source, start - 1, Math.max(start, end), context.output, {
+        stderr: () => context.stderr,
+      });
       return 0;
     },
   );

@@ -2,6 +2,7 @@ import { LineIndex } from '../spool/line-index.js';
 import { countNewlines } from '../spool/newlines.js';
 import type { CliSource } from './cli-source.js';
 import { copyLines } from './copy-lines.js';
+import type { SaveLineIndexOptions } from './line-index-cache.js';
 import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
 import type { Output } from './output.js';
 import { runsInParallel } from './parallel-threshold.js';
@@ -15,7 +16,7 @@ import { runsInParallel } from './parallel-threshold.js';
  *
  * @example
  * ```ts
- * await copyIndexedLines(source, 29_999_999, 30_000_010, output);
+ * await copyIndexedLines(source, 29_999_999, 30_000_010, output, { stderr: () => process.stderr });
  * ```
  */
 export async function copyIndexedLines(
@@ -23,13 +24,19 @@ export async function copyIndexedLines(
   start: number,
   end: number,
   output: Output,
+  saveOptions: SaveLineIndexOptions = {},
 ): Promise<void> {
   const { file } = source;
   let index = file ? await loadLineIndex(file) : undefined;
-  if (file && !index && runsInParallel(file) && (await isFarIn(source, start, file.stats.size))) {
+  if (
+    file &&
+    !index &&
+    runsInParallel(file, 'index') &&
+    (await isFarIn(source, start, file.stats.size))
+  ) {
     const { buildLineIndexInParallel } = await import('../spool/parallel-line-index.js');
     index = await buildLineIndexInParallel(file.path);
-    await saveLineIndex(file, index);
+    await saveLineIndex(file, index, saveOptions);
   }
   index ??= file ? new LineIndex() : undefined;
   if (file && index) {
@@ -41,7 +48,8 @@ export async function copyIndexedLines(
         if (index.lineCount > start) break;
       }
     }
-    if (index.byteLength - covered >= minimumCachedFileBytes) await saveLineIndex(file, index);
+    if (index.byteLength - covered >= minimumCachedFileBytes)
+      await saveLineIndex(file, index, saveOptions);
   }
   const checkpoint = index?.checkpointFor(start) ?? { line: 0, offset: 0 };
   await copyLines(

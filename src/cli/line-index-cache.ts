@@ -93,20 +93,47 @@ export async function loadLineIndex(file: CachedFile): Promise<LineIndex | undef
 }
 
 /**
+ * Options for {@link saveLineIndex}.
+ *
+ * @example
+ * ```ts
+ * const options: SaveLineIndexOptions = { stderr: () => process.stderr };
+ * ```
+ */
+export interface SaveLineIndexOptions {
+  /**
+   * Told in one line, when it is a terminal, that the cache directory was just created (the
+   * first save): a cache written unasked under the home directory should not be a surprise.
+   */
+  stderr?: () => NodeJS.WriteStream;
+}
+
+/**
  * Persists `index` for `file` (temp file and rename, `0600` in a `0700` directory). Failing to
  * write a cache (a read-only home) never fails the command.
  *
  * @example
  * ```ts
- * await saveLineIndex(file, index);
+ * await saveLineIndex(file, index, { stderr: () => process.stderr });
  * ```
  */
-export async function saveLineIndex(file: CachedFile, index: LineIndex): Promise<void> {
+export async function saveLineIndex(
+  file: CachedFile,
+  index: LineIndex,
+  options: SaveLineIndexOptions = {},
+): Promise<void> {
   const location = cacheLocation(file);
   if (!location) return;
   const temporary = `${location.path}.${process.pid}.tmp`;
   try {
-    await mkdir(location.directory, { recursive: true, mode: 0o700 });
+    if (await mkdir(location.directory, { recursive: true, mode: 0o700 })) {
+      const stderr = options.stderr?.();
+      if (stderr?.isTTY) {
+        stderr.write(
+          `spoolforge: keeping line indexes of large files in ${location.directory} (SPOOLFORGE_CACHE_DIR=off turns this off)\n`,
+        );
+      }
+    }
     await writeFile(temporary, encodeEntry(file, index), { mode: 0o600 });
     await rename(temporary, location.path);
     await pruneUnused(location.directory);

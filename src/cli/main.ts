@@ -7,14 +7,29 @@ import { Output } from './output.js';
 const usage = `Usage:
   spoolforge head  [-n N] SOURCE
   spoolforge tail  [-n N] SOURCE
-  spoolforge grep  [-F] [-i] [-v] [-c] [-n] [-m N] [-A N] [-B N] [-C N] PATTERN SOURCE
+  spoolforge grep  [-E] [-F] [-i] [-w] [-x] [-v] [-c] [-n] [-o] [-q] [-s] [-l] [-L] [-H] [-h]
+                   [-m N] [-A N] [-B N] [-C N] PATTERN [SOURCE...]
   spoolforge lines START END SOURCE     # 1-based inclusive, as sed -n 'START,ENDp'
   spoolforge count SOURCE               # lines; a final line without a newline counts
   spoolforge stat  SOURCE               # JSON: bytes, lines, detected kind
+  spoolforge --version | -V | --help | help
 
-SOURCE is a file path, an http(s) URL (read with Range requests) or - for standard input.
-PATTERN is a JavaScript regular expression (-F for a fixed string). Exit status: 0 found/ok,
-1 nothing found (grep), 2 error.
+SOURCE is a file path, an http(s) URL (read with Range requests) or - for standard input
+(grep reads standard input when no SOURCE is given). Output is GNU head, tail, grep -a and
+sed -n's. Exit status: 0 found/ok, 1 nothing found (grep), 2 error.
+
+PATTERN is a JavaScript regular expression whatever the flags (-E is accepted and changes
+nothing; -F for a fixed string). grep -h means no file names; spoolforge --help is this text.
+
+Every command takes, for http(s) SOURCEs:
+  --timeout SECONDS   per request (headers or next body chunk); env SPOOLFORGE_HTTP_TIMEOUT;
+                      default 30
+  --retries N         after network errors, timeouts, 408, 429, 5xx; env
+                      SPOOLFORGE_HTTP_RETRIES; default 4
+
+Line index cache: lines, count and stat keep the line index of a file of 16 MiB or more
+under $SPOOLFORGE_CACHE_DIR, else $XDG_CACHE_HOME/spoolforge, else ~/.cache/spoolforge, so
+the next call seeks instead of scanning. SPOOLFORGE_CACHE_DIR=off turns it off.
 `;
 
 // Start-up is most of a `tail`'s time. head, tail and lines are small and load with this module
@@ -49,8 +64,15 @@ async function runCli(argv: readonly string[], context: CliContext): Promise<num
 
 async function runCommand(argv: readonly string[], context: CliContext): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h') {
+  // --help anywhere before `--` (a command's own too); -h only in first place: in grep it is
+  // GNU's no-filename.
+  const options = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
+  if (name === 'help' || name === '-h' || options.includes('--help')) {
     context.output.writeText(usage);
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    context.output.writeText(`spoolforge ${await packageVersion()}\n`);
     return 0;
   }
   const load = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
@@ -61,6 +83,13 @@ async function runCommand(argv: readonly string[], context: CliContext): Promise
     return 2;
   }
   return (await load())(rest, context);
+}
+
+/** Read when asked: the bundle carries no copy of package.json. */
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 function fail(error: unknown, context: CliContext): number {

@@ -1,22 +1,22 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /**
- * One option a command accepts: its short letter, an optional long name, and whether it takes
- * a value (`-m 5`, `-m5`, `--max-count=5`).
+ * One option a command accepts: its short letter and/or long name, and whether it takes a
+ * value (`-m 5`, `-m5`, `--max-count=5`, `--timeout 3`).
  *
  * @example
  * ```ts
  * const maxCount: OptionSpec = { short: 'm', long: 'max-count', takesValue: true };
  * ```
  */
-export interface OptionSpec {
-  short: string;
-  long?: string;
+export type OptionSpec = ({ short: string; long?: string } | { short?: never; long: string }) & {
   takesValue?: boolean;
-}
+};
 
 /**
- * Options by short letter (a flag's value is `''`, the last occurrence wins) and operands.
+ * Options by short letter, or long name for an option without one (a flag's value is `''`;
+ * the last occurrence wins and iterates last, so of `-H` and `-h` the later one can be told),
+ * and operands.
  *
  * @example
  * ```ts
@@ -46,7 +46,12 @@ export function parseArguments(
   const options = new Map<string, string>();
   const operands: string[] = [];
   const byShort = new Map(specs.map((spec) => [spec.short, spec]));
-  const byLong = new Map(specs.filter((spec) => spec.long).map((spec) => [spec.long, spec]));
+  const byLong = new Map(specs.map((spec) => [spec.long, spec]));
+  const set = (spec: OptionSpec, value: string) => {
+    const key = spec.short ?? spec.long;
+    options.delete(key);
+    options.set(key, value);
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
     if (argument === '--') {
@@ -55,15 +60,15 @@ export function parseArguments(
     }
     if (argument.startsWith('--')) {
       const [name = '', inline] = splitOnce(argument.slice(2), '=');
-      const spec = byLong.get(name);
+      const spec = name ? byLong.get(name) : undefined;
       if (!spec) throw usageError(`unrecognized option '--${name}'`);
       if (spec.takesValue) {
         const value = inline ?? argv[++index];
         if (value === undefined) throw usageError(`option '--${name}' requires an argument`);
-        options.set(spec.short, value);
+        set(spec, value);
       } else {
         if (inline !== undefined) throw usageError(`option '--${name}' doesn't allow an argument`);
-        options.set(spec.short, '');
+        set(spec, '');
       }
       continue;
     }
@@ -76,12 +81,12 @@ export function parseArguments(
       const spec = byShort.get(letter);
       if (!spec) throw usageError(`invalid option -- '${letter}'`);
       if (!spec.takesValue) {
-        options.set(letter, '');
+        set(spec, '');
         continue;
       }
       const value = position + 1 < argument.length ? argument.slice(position + 1) : argv[++index];
       if (value === undefined) throw usageError(`option requires an argument -- '${letter}'`);
-      options.set(letter, value);
+      set(spec, value);
       break;
     }
   }

@@ -1,6 +1,19 @@
 import { availableParallelism } from 'node:os';
 
 /**
+ * The thread count set with `SPOOLFORGE_THREADS` (a positive integer), or `undefined`.
+ *
+ * @example
+ * ```ts
+ * configuredThreadCount(); // 3 with SPOOLFORGE_THREADS=3
+ * ```
+ */
+export function configuredThreadCount(): number | undefined {
+  const configured = Number(process.env.SPOOLFORGE_THREADS);
+  return Number.isInteger(configured) && configured > 0 ? configured : undefined;
+}
+
+/**
  * How many threads a parallel scan uses by default: `SPOOLFORGE_THREADS` when set, else the
  * machine's parallelism, at most 4 (past that, memory bandwidth is the limit). A module of its
  * own so that deciding whether to go parallel does not load `node:worker_threads`.
@@ -11,7 +24,5 @@ import { availableParallelism } from 'node:os';
  * ```
  */
 export function defaultThreadCount(): number {
-  const configured = Number(process.env.SPOOLFORGE_THREADS);
-  if (Number.isInteger(configured) && configured > 0) return configured;
-  return Math.min(availableParallelism(), 4);
+  return configuredThreadCount() ?? Math.min(availableParallelism(), 4);
 }

@@ -23,6 +23,13 @@ export interface PatternOptions {
   fixed?: boolean;
   /** Case-insensitive (`grep -i`). */
   ignoreCase?: boolean;
+  /**
+   * Only matches that form whole words (`grep -w`): preceded and followed by the line's edge or
+   * a character other than an ASCII letter, digit or `_` (GNU grep's word in the C locale).
+   */
+  wordRegexp?: boolean;
+  /** Only matches of the whole line (`grep -x`). */
+  lineRegexp?: boolean;
   /** Milliseconds before a regex scan fails with `E_REGEX_TIMEOUT`. */
   timeout?: number;
   signal?: AbortSignal;
@@ -32,6 +39,20 @@ export interface PatternOptions {
    */
   inThread?: boolean;
 }
+
+/**
+ * The options that decide what a pattern matches (the rest say how long to try): what a
+ * parallel scan hands each of its threads.
+ *
+ * @example
+ * ```ts
+ * const syntax: PatternSyntax = { ignoreCase: true, wordRegexp: true };
+ * ```
+ */
+export type PatternSyntax = Pick<
+  PatternOptions,
+  'fixed' | 'ignoreCase' | 'wordRegexp' | 'lineRegexp'
+>;
 
 const regexSyntax = /[\\^$.|?*+()[\]{}]/;
 const nonAscii = /[\u0080-\uffff]/;
@@ -51,12 +72,13 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
 export function compileMatcher(pattern: string, options: PatternOptions = {}): LineMatcher {
   const alternatives = pattern.split('\n');
   const literal = options.fixed || !regexSyntax.test(pattern);
+  const whole = options.wordRegexp === true || options.lineRegexp === true;
   const caseMatters =
     options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
-  if (alternatives.length === 1 && literal && !caseMatters) {
+  if (alternatives.length === 1 && literal && !whole && !caseMatters) {
     return new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
   }
-  if (alternatives.length === 1 && literal && !nonAscii.test(pattern)) {
+  if (alternatives.length === 1 && literal && !whole && !nonAscii.test(pattern)) {
     return new CaseFoldingBytesLineMatcher(pattern);
   }
   const regex = patternRegex(pattern, options);
@@ -67,9 +89,10 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const regexMatcher = options.inThread
     ? new InThreadRegexLineMatcher(regex)
     : new RegexLineMatcher(regex, matcherOptions);
-  const literals = alternatives.length === 1 && !options.fixed ? requiredLiterals(pattern) : [];
+  // Every match contains these literals (a whole word or line contains the pattern's own).
+  const literals = alternatives.length !== 1 ? [] : literal ? [pattern] : requiredLiterals(pattern);
   const required = literals[0];
-  if (required === undefined) return regexMatcher;
+  if (required === undefined || required === '') return regexMatcher;
   if (!options.ignoreCase) {
     // The search starts from the literal with the rarest byte; the others check its lines.
     const [first, ...others] = literals
@@ -81,26 +104,31 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   return new PrefilteredLineMatcher(new CaseFoldingBytesLineMatcher(required), regexMatcher);
 }
 
+/** GNU grep's word constituents in the C locale. */
+const wordCharacter = '[A-Za-z0-9_]';
+
 /**
- * A grep pattern as one JavaScript regex, with grep's meaning: alternatives on separate lines,
- * `fixed` literals, `ignoreCase`, and `.` matching any character of a line. An invalid pattern
- * fails with `E_REGEX_INVALID`.
+ * The JavaScript regex a grep pattern stands for, as {@link compileMatcher} applies it to a
+ * line (flag `s`, and `i` for `ignoreCase`): `\n`-separated alternatives, `fixed` escaped,
+ * `wordRegexp` and `lineRegexp` wrapped in their boundaries. Pass `global` to walk the matches
+ * of a line (`grep -o`). An invalid pattern fails with `E_REGEX_INVALID`.
  *
  * @example
  * ```ts
- * patternRegex('a.b', { fixed: true }).source; // 'a\\.b'
+ * patternRegex('a.b', { fixed: true, wordRegexp: true }); // /(?<![A-Za-z0-9_])(?:a\.b)(?![A-Za-z0-9_])/s
  * ```
  */
 export function patternRegex(
   pattern: string,
-  options: Pick<PatternOptions, 'fixed' | 'ignoreCase'> = {},
+  options: PatternSyntax & { global?: boolean } = {},
 ): RegExp {
   const sources = pattern
     .split('\n')
     .map((alternative) => (options.fixed ? escapeRegex(alternative) : alternative));
-  const source =
-    sources.length === 1 ? (sources[0] ?? '') : sources.map((s) => `(?:${s})`).join('|');
-  return compileRegex(source, `s${options.ignoreCase ? 'i' : ''}`);
+  let source = sources.length === 1 ? (sources[0] ?? '') : sources.map((s) => `(?:${s})`).join('|');
+  if (options.lineRegexp) source = `^(?:${source})$`;
+  else if (options.wordRegexp) source = `(?<!${wordCharacter})(?:${source})(?!${wordCharacter})`;
+  return compileRegex(source, `${options.global ? 'g' : ''}s${options.ignoreCase ? 'i' : ''}`);
 }
 
 function compileRegex(source: string, flags: string): RegExp {

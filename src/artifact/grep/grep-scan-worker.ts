@@ -6,7 +6,7 @@ import { countNewlines } from '../../spool/newlines.js';
 import { workerFailure } from '../../spool/parallel-ranges.js';
 import { readerChunks } from '../../spool/reader-chunks.js';
 import { tailOffset } from '../../spool/tail-offset.js';
-import { compileMatcher, type PatternOptions } from './compile-matcher.js';
+import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { batchBytes, GrepRecordWriter } from './grep-line-records.js';
 import { grepScan } from './grep-scan.js';
 
@@ -23,7 +23,7 @@ export interface GrepPartTask {
   start: number;
   end: number;
   pattern: string;
-  patternOptions: Pick<PatternOptions, 'fixed' | 'ignoreCase'>;
+  patternOptions: PatternSyntax;
   invert: boolean;
   before: number;
   after: number;

@@ -3,7 +3,7 @@ import { throwIfAborted } from '../../shared/spoolforge-error.js';
 import { workerUrl } from '../../shared/worker-url.js';
 import { fileParts } from '../../spool/parallel-ranges.js';
 import { WorkerInbox } from '../../spool/worker-inbox.js';
-import { compileMatcher, type PatternOptions } from './compile-matcher.js';
+import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
 import type { GrepScanOptions } from './grep-scan.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
@@ -19,7 +19,7 @@ import { OrderedGrepMerge } from './ordered-grep-merge.js';
  * ```
  */
 export interface ParallelGrepScanOptions
-  extends Pick<PatternOptions, 'fixed' | 'ignoreCase'>,
+  extends PatternSyntax,
     Pick<
       GrepScanOptions,
       'invert' | 'maxCount' | 'before' | 'after' | 'context' | 'countOnly' | 'lineNumbers'
@@ -74,9 +74,11 @@ export async function parallelGrepScan(
   sink?: GrepSink,
 ): Promise<ParallelGrepScanResult> {
   const { signal } = options;
-  const patternOptions = {
+  const patternOptions: PatternSyntax = {
     ...(options.fixed === undefined ? {} : { fixed: options.fixed }),
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
+    ...(options.wordRegexp === undefined ? {} : { wordRegexp: options.wordRegexp }),
+    ...(options.lineRegexp === undefined ? {} : { lineRegexp: options.lineRegexp }),
   };
   // Fails fast on a bad pattern; in thread, so checking a regex starts no worker.
   await compileMatcher(pattern, { ...patternOptions, inThread: true }).dispose();
