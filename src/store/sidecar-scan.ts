@@ -72,9 +72,16 @@ export async function scanSidecars(paths: StorePaths, now: number): Promise<Side
 }
 
 /**
+ * A damaged sidecar's time is its file's mtime, which the kernel stamps from a coarser clock
+ * than `Date.now()` (a few ms behind): one written just after the readable match may look older.
+ */
+const mtimeSlack = 1_000;
+
+/**
  * The newest live header named `name`, or `undefined`. When a damaged sidecar may be the answer
  * instead, it throws `E_ARTIFACT_DAMAGED` naming it rather than answer with an older artifact:
- * one written after the match (its name cannot be trusted, a changed byte may be in it), or,
+ * one written after the match or within a second before it (its name cannot be trusted, a
+ * changed byte may be in it), or,
  * with no match, one that still claims the name.
  *
  * @example
@@ -85,7 +92,7 @@ export async function scanSidecars(paths: StorePaths, now: number): Promise<Side
 export function newestNamed(scan: SidecarScan, name: string): SidecarHeader | undefined {
   const match = scan.live.find((header) => header.record.name === name);
   const rivals = scan.damaged.filter((entry) =>
-    match ? entry.writtenAt > match.writtenAt : entry.name === name,
+    match ? entry.writtenAt > match.writtenAt - mtimeSlack : entry.name === name,
   );
   if (rivals.length === 0) return match;
   const ids = rivals.map((entry) => entry.id).join(', ');
