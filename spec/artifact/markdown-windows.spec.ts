@@ -56,6 +56,27 @@ describe('SpooledMarkdownArtifact windows', () => {
     ]);
   }, 60_000);
 
+  it('keeps every block of a document whose long lines are in code, lists, tables and quotes', async () => {
+    const long = Array.from({ length: 9_000 }, (_, index) => `word${index}`).join(' ');
+    const headingsOf = async (text: string) =>
+      (await (await markdownFile(text, 64 * 1024)).headings()).map((heading) => heading.text);
+    const listFence = `# A\n\n- item\n  \`\`\`js\n  ${long}\n  \`\`\`\n\n# B\n\ntext\n\n## C\n`;
+    expect(await headingsOf(listFence)).toEqual(['A', 'B', 'C']);
+    const fences = await (await markdownFile(listFence, 64 * 1024)).codeBlocks();
+    expect(fences.map(({ start, end }) => [start, end])).toEqual([[3, 6]]);
+    // No space to split at: parsed whole, so no heading is made of its end.
+    expect(await headingsOf(`# A\n\n${'x'.repeat(40_000)} # Fake heading\n\n# B\n`)).toEqual([
+      'A',
+      'B',
+    ]);
+    const indented = `# A\n\n    ${long}\n    code2\n---\n\n# B\n`;
+    expect(await headingsOf(indented)).toEqual(['A', 'B']);
+    const table = `# A\n\n| h1 | h2 |\n|---|---|\n| ${long} | x |\n| r2 | y |\n| r3 | z |\n\n# B\n`;
+    const [parsedTable] = await (await markdownFile(table, 64 * 1024)).tables();
+    expect(parsedTable).toMatchObject({ start: 2, end: 7, columns: ['h1', 'h2'], rowCount: 3 });
+    expect(await headingsOf(`# A\n\n> ${long}\n> more quote\n\n# B\n`)).toEqual(['A', 'B']);
+  }, 60_000);
+
   it('outlines a multi-MB document in small windows exactly as it was built', async () => {
     const { text, expected } = generateMarkdown(3_400, { longEvery: 400, longLines: 2_500 });
     expect(text.length).toBeGreaterThan(2 * 1024 * 1024);

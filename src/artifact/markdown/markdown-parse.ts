@@ -97,8 +97,9 @@ class IdentifierList extends Array<string> {
 /**
  * micromark resolves emphasis and links by splicing its event list, quadratic in a paragraph:
  * one 1 MB line of links and emphasis (a minified page converted to Markdown) took minutes and
- * 1 GB. A longer line is parsed as paragraphs of about this size, split at whitespace; only a
- * construct that crosses a split is lost, and offsets still fall on the line (see lineStarts).
+ * 1 GB. A longer line that starts as paragraph text is parsed as paragraphs of about this size,
+ * split at whitespace; only a construct that crosses a split is lost (and an HTML block such a
+ * line is in ends at the first split), and offsets still fall on the line (see lineStarts).
  */
 const maxParsedLineChars = 32 * 1024;
 
@@ -114,9 +115,9 @@ function inPieces(line: string): string {
     let space = line.lastIndexOf(' ', start + maxParsedLineChars);
     while (space > start && !startsPlainText(line, space + 1))
       space = line.lastIndexOf(' ', space - 1);
-    const end = space > start ? space + 1 : start + maxParsedLineChars;
-    pieces.push(line.slice(start, end));
-    start = end;
+    if (space <= start) break; // no safe point: the rest is parsed whole
+    pieces.push(line.slice(start, space + 1));
+    start = space + 1;
   }
   pieces.push(line.slice(start));
   return pieces.join('\n\n');
@@ -150,7 +151,10 @@ export async function parseMarkdownLines(
   const pieces: string[] = [];
   let offset = 0;
   for (const line of parsedLines) {
-    const parsed = line.length > maxParsedLineChars ? inPieces(line) : line;
+    // Only a line that starts as paragraph text at column 0: one inside a list item, an
+    // indented code block or a table keeps its block.
+    const parsed =
+      line.length > maxParsedLineChars && startsPlainText(line, 0) ? inPieces(line) : line;
     lineStarts.push(offset);
     pieces.push(parsed);
     offset += parsed.length + 1;
