@@ -179,3 +179,53 @@ describe('a minified JSON response: one line of 20 to 50 MB', () => {
     expect(whole.text).toContain("$['items'] is too large to show at once");
   }, 120_000);
 });
+
+describe('long lines at the edges of the bounds', () => {
+  const lineTool = (name: string, text: string) =>
+    defineTool({ name, description: '', inputSchema: z.object({}), handler: () => text });
+
+  it('shows a first line that alone passes maxResultBytes, cut to fit, so a continuation moves on', async () => {
+    const text = `${'界'.repeat(2_000)}\n${'界'.repeat(2_000)}\n`;
+    await using session = new ToolSession({
+      tools: [lineTool('wide', text)],
+      limits: { maxResultBytes: 4 * 1024 },
+    });
+    await session.run([{ id: 'w', name: 'wide', arguments: {} }], session.dispatch());
+    const cat = await query(session, 'artifact_cat', { callId: 'w' });
+    expect(cat.text).toMatch(/^lines 1–1 of 2:\n1:界+… \[line cut: \d+ of 2000 chars\]\n/);
+    expect(cat.text).toContain('Continue with artifact_cat {"callId":"w","start":2,"end":2}');
+    expect(Buffer.byteLength(cat.text)).toBeLessThanOrEqual(4 * 1024);
+    const grep = await query(session, 'artifact_grep', { callId: 'w', pattern: '界' });
+    expect(grep.text).toMatch(/^1:界+…/);
+    expect(grep.text).toContain('"startLine":2');
+  });
+
+  it('names a grep continuation by what changes when the call itself is too long to repeat', async () => {
+    const text = Array.from({ length: 3_000 }, (_, index) => `hit ${index} ${'x'.repeat(40)}`);
+    await using session = new ToolSession({ tools: [lineTool('rows', text.join('\n'))] });
+    await session.run([{ id: 'r', name: 'rows', arguments: {} }], session.dispatch());
+    const pattern = `hit\n${'Q'.repeat(20_000)}`;
+    const grep = await query(session, 'artifact_grep', { callId: 'r', pattern });
+    expect(Buffer.byteLength(grep.text)).toBeLessThanOrEqual(50 * 1024);
+    expect(grep.text).toMatch(
+      /Continue with the same artifact_grep call with "startLine":\d+\]\n$/,
+    );
+  });
+
+  it('never shows half a surrogate pair, nor a … past the end of a line', async () => {
+    const emoji = `a${'😀'.repeat(3_000)}`;
+    const tail = `${'y'.repeat(8_000)}needle`;
+    await using session = new ToolSession({
+      tools: [lineTool('emoji', `${emoji}\n${tail}\n`)],
+    });
+    const [outcome] = await session.run(
+      [{ id: 'e', name: 'emoji', arguments: {} }],
+      session.dispatch(),
+    );
+    const handle = textOf(outcome);
+    expect(handle).toMatch(/^1:a(😀)+…$/m);
+    expect(handle).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    const grep = await query(session, 'artifact_grep', { callId: 'e', pattern: 'needle' });
+    expect(grep.text).toMatch(/^2:…y+needle \[line cut: chars [\d,]+–8,006 of 8,006\]$/m);
+  });
+});

@@ -1,6 +1,6 @@
 import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
-import { toModelLine } from '../artifact/forge/model-lines.js';
+import { headChars, toModelLine } from '../artifact/forge/model-lines.js';
 import { type LinePreview, linePreviews } from '../artifact/line-previews.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { countTextTokens } from '../artifact/tokenizers.js';
@@ -85,7 +85,7 @@ export async function renderHandle(
       .filter((line) => line.lineNumber >= shown);
     const gap = (last[0]?.lineNumber ?? 0) > first.length ? ['…'] : [];
     const show = (line: LinePreview) =>
-      `${toModelLine(line.lineNumber)}:${line.cut || line.text.length > chars ? `${line.text.slice(0, chars)}…` : line.text}`;
+      `${toModelLine(line.lineNumber)}:${line.cut || line.text.length > chars ? `${headChars(line.text, chars)}…` : line.text}`;
     const lines = [...first.map(show), ...gap, ...last.map(show)];
     return [
       header,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { formatBytes } from '../../shared/format-bytes.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { patternRegex } from '../grep/compile-matcher.js';
 import { streamGrep } from '../grep-artifact.js';
 import { linePreviews } from '../line-previews.js';
 import type { SpooledArtifact } from '../spooled-artifact.js';
+import { matchFocus } from './match-focus.js';
 import {
   BoundedText,
   continueWith,
@@ -132,12 +132,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
         startLine: args.startLine == null ? undefined : fromModelLine(args.startLine),
       }).filter(([, value]) => value !== undefined),
     );
-    let regex: RegExp | undefined;
-    // Compiled only for a long matching line; the engine already ran it on that line in time.
-    const matchRegex = () => {
-      regex ??= patternRegex(args.pattern, options);
-      return regex;
-    };
+    const focus = matchFocus(args.pattern, args);
     const { matchCount } = await streamGrep(
       artifact,
       args.pattern,
@@ -145,7 +140,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
       (line) => {
         // A match deep in a long line (a minified document) is shown with the text around it.
         const long = line.isMatch && !args.invert && line.text.length > text.maxLineChars;
-        const known = long ? { focus: Math.max(0, line.text.search(matchRegex())) } : {};
+        const known = long ? { focus: focus(line.text) } : {};
         if (!text.add(line.lineNumber, line.text, line.isMatch ? ':' : '-', known)) {
           cut = true;
           return false;
@@ -158,9 +153,14 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
     if (cut) {
       const next = (text.lastLine ?? -1) + 1;
       const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
+      const call = continuation('artifact_grep', { ...args, callId, startLine: toModelLine(next) });
+      // A call that would not fit the note (a pattern of many KiB) is named by what changes.
+      const how =
+        Buffer.byteLength(call) <= 800
+          ? call
+          : `the same artifact_grep call with "startLine":${toModelLine(next)}`;
       text.note(
-        `[cut at ${formatBytes(budget)} after ${shownMatches} matching lines; more may follow. ` +
-          `Continue with ${continuation('artifact_grep', { ...args, callId, startLine: toModelLine(next) })}]`,
+        `[cut at ${formatBytes(budget)} after ${shownMatches} matching lines; more may follow. Continue with ${how}]`,
       );
     } else if (matchCount === 0) {
       text.note('No matching lines.');

@@ -94,10 +94,17 @@ export class BoundedText {
 
   /** Appends a numbered line; false (and nothing added) when it would pass the byte budget. */
   add(lineNumber: number, text: string, marker: ':' | '-' = ':', known: LineCut = {}): boolean {
-    const shown = cutLine(text, this.#maxLineChars, known);
-    if (!this.#append(`${toModelLine(lineNumber)}${marker}${shown}\n`)) return false;
-    this.#lastLine = lineNumber;
-    return true;
+    const prefix = `${toModelLine(lineNumber)}${marker}`;
+    let added = this.#append(`${prefix}${cutLine(text, this.#maxLineChars, known)}\n`);
+    if (!added && this.#lastLine === undefined) {
+      // The first line always shows, cut to what fits (3 bytes a character at most), or a
+      // continuation would name the very call that was cut.
+      const room = Math.max(this.#maxBytes - noteReserve, this.#maxBytes / 2) - this.#bytes;
+      const chars = Math.floor((room - Buffer.byteLength(prefix) - 100) / 3);
+      added = chars > 0 && this.#append(`${prefix}${cutLine(text, chars, known)}\n`, room);
+    }
+    if (added) this.#lastLine = lineNumber;
+    return added;
   }
 
   /** Appends a line without a number (a header, `--`); false when it would not fit. */
@@ -114,9 +121,9 @@ export class BoundedText {
     return this.#parts.join('');
   }
 
-  #append(text: string): boolean {
+  #append(text: string, room = this.#maxBytes - noteReserve - this.#bytes): boolean {
     const bytes = Buffer.byteLength(text);
-    if (this.#bytes + bytes > this.#maxBytes - noteReserve) return false;
+    if (bytes > room) return false;
     this.#bytes += bytes;
     this.#parts.push(text);
     return true;
@@ -157,7 +164,8 @@ export function cutLine(text: string, maxChars: number, known: LineCut = {}): st
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
   const shown = text.slice(start, end);
   if (start > 0) {
-    return `…${shown}… [line cut: chars ${number(start + 1)}–${number(end)} of ${number(text.length)}]`;
+    const more = end < text.length ? '…' : '';
+    return `…${shown}${more} [line cut: chars ${number(start + 1)}–${number(end)} of ${number(text.length)}]`;
   }
   if (lineBytes !== undefined) {
     return `${shown}… [line cut: ${end} chars of a ${formatBytes(lineBytes)} line; artifact_grep shows the text around a match]`;
@@ -166,6 +174,19 @@ export function cutLine(text: string, maxChars: number, known: LineCut = {}): st
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * The first `count` UTF-16 units of `text`, one fewer rather than half a surrogate pair.
+ *
+ * @example
+ * ```ts
+ * headChars('a😀', 2); // 'a'
+ * ```
+ */
+export function headChars(text: string, count: number): string {
+  if (text.length <= count) return text;
+  return text.slice(0, isLowSurrogate(text.charCodeAt(count)) ? count - 1 : count);
+}
 const number = (value: number) => value.toLocaleString('en-US');
 
 /**

@@ -55,6 +55,18 @@ export type PatternSyntax = Pick<
 >;
 
 const regexSyntax = /[\\^$.|?*+()[\]{}]/;
+
+/**
+ * Whether a pattern means itself as a regex too: no character with regex syntax in it.
+ *
+ * @example
+ * ```ts
+ * isLiteralPattern('disk full'); // true
+ * ```
+ */
+export function isLiteralPattern(pattern: string): boolean {
+  return !regexSyntax.test(pattern);
+}
 const nonAscii = /[\u0080-\uffff]/;
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
 
@@ -71,7 +83,7 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
  */
 export function compileMatcher(pattern: string, options: PatternOptions = {}): LineMatcher {
   const alternatives = pattern.split('\n');
-  const literal = options.fixed || !regexSyntax.test(pattern);
+  const literal = options.fixed || isLiteralPattern(pattern);
   const whole = options.wordRegexp === true || options.lineRegexp === true;
   const caseMatters =
     options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
