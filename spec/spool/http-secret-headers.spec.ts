@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inspect } from 'node:util';
 import { HttpSpoolReader } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { failure, quick } from '../helpers/http-reader.js';
@@ -30,9 +31,9 @@ const secretHeaders = {
   'proxy-authorization': `Basic ${base64('proxyuser:PROXY-PW')}`,
 };
 
-/** Everything an error can show: message, String(), stack, down its chain of causes. */
+/** Everything an error can show: message, String(), stack, JSON, down its chain of causes. */
 function shown(error: unknown): string {
-  const texts: string[] = [];
+  const texts = [inspect(error, { depth: 8 })];
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
     texts.push(cause.message, String(cause), cause.stack ?? '', JSON.stringify(cause));
   }
@@ -139,9 +140,11 @@ describe('HttpSpoolReader errors never show a credential a server echoes', () =>
         headers: secretHeaders,
         fetch: async (_input, init) => {
           const sent = JSON.stringify(Object.fromEntries(new Headers(init?.headers)));
-          throw new TypeError(`proxy refused ${sent}`, {
+          const error = new TypeError(`proxy refused ${sent}`, {
             cause: new Error(`with ${new Headers(init?.headers).get('cookie')}`),
           });
+          // What a client library attaches: the request, headers and all.
+          throw Object.assign(error, { status: 407, request: { headers: init?.headers } });
         },
       },
     );
@@ -149,6 +152,7 @@ describe('HttpSpoolReader errors never show a credential a server echoes', () =>
     expect(error.message).toBe(`${server.origin}/build.log: with …`);
     expect(shown(error)).toContain('proxy refused {');
     expect(shown(error)).toContain('"x-api-key":"…"');
+    expect((error.cause as { status?: number }).status).toBe(407);
     for (const secret of secrets) expect(shown(error)).not.toContain(secret);
   });
 
