@@ -99,6 +99,28 @@ describe('CLI with an http(s) SOURCE', () => {
     }
   });
 
+  it('never shows the Basic credential it sends, when a server echoes it', async () => {
+    const server = await startServer((request, response) => {
+      const said = `${request.headers.authorization} (${request.url})`;
+      response.writeHead(403, `Denied for ${said}`).end(said);
+    });
+    for (const [userInfo, hidden] of [
+      ['alice:hunter2-PW', ['hunter2-PW', 'alice:hunter2-PW']],
+      ['ghp_SECRETTOKEN', ['ghp_SECRETTOKEN']],
+    ] as const) {
+      const url = `${server.origin.replace('://', `://${userInfo}@`)}/log?X-Amz-Signature=S3cr3tSig`;
+      const result = await runCli(['head', url]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(
+        `spoolforge: ${server.origin}/log: 403 Denied for … (/log?X-Amz-Signature=…) (check the credentials; a presigned URL may have expired)\n`,
+      );
+      const basic = Buffer.from(userInfo.includes(':') ? userInfo : `${userInfo}:`).toString(
+        'base64',
+      );
+      for (const secret of [...hidden, basic]) expect(result.stderr).not.toContain(secret);
+    }
+  });
+
   it('reads only what head and tail need from a server that sends far more than asked', async () => {
     const claimed = 256 * 1024 * 1024;
     const server = await patternServer((request) => {

@@ -1,11 +1,15 @@
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
+import { secretsOf } from './redact-secrets.js';
 import { decodeUrlComponent, redactUrl } from './redact-url.js';
 
 /**
  * The {@link RangeClient} of a reader of `url` with `options`' defaults filled in; `onRequest`
  * counts requests. A user and password in the URL are sent as `Authorization: Basic` (fetch
  * refuses a URL that carries them), unless `options.headers` has an `Authorization` of its own.
+ * Errors are scrubbed of the URL's credentials and of every header value; a header that cannot
+ * be sent is `E_INVALID_ARGUMENT`, its value unquoted.
  *
  * @example
  * ```ts
@@ -17,7 +21,8 @@ export function rangeClient(
   options: HttpSpoolReaderOptions,
   onRequest: () => void,
 ): RangeClient {
-  const headers = new Headers(options.headers);
+  const label = redactUrl(url);
+  const headers = headersOf(options, label);
   const target = new URL(url);
   let fetched = url;
   if (target.username || target.password) {
@@ -32,8 +37,8 @@ export function rangeClient(
   const fetchImplementation = options.fetch ?? globalThis.fetch;
   return {
     url: fetched,
-    given: url,
-    label: redactUrl(url),
+    label,
+    secrets: secretsOf(url, headers),
     fetch: (input, init) => {
       onRequest();
       return fetchImplementation(input, init);
@@ -47,4 +52,16 @@ export function rangeClient(
     timeout: options.timeout ?? 30_000,
     wholeBodyLimit: options.wholeBodyLimit ?? 1024 * 1024,
   };
+}
+
+/** `options.headers` as `Headers`; the TypeError for an invalid one would quote its value. */
+function headersOf(options: HttpSpoolReaderOptions, label: string): Headers {
+  try {
+    return new Headers(options.headers);
+  } catch {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `${label}: options.headers has an invalid header name or value`,
+    );
+  }
 }

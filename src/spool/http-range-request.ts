@@ -1,7 +1,7 @@
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
-import { redactError, redactOwnError } from './redact-secrets.js';
+import { type Redaction, redactError, redactOwnError } from './redact-secrets.js';
 import {
   changed,
   checkSameObject,
@@ -17,16 +17,12 @@ import {
  *
  * @example
  * ```ts
- * const client: RangeClient = { url, given: url, label: redactUrl(url), fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
+ * const client: RangeClient = { url, label: redactUrl(url), secrets: [], fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
  * ```
  */
-export interface RangeClient {
+export interface RangeClient extends Redaction {
   /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */
   url: string;
-  /** The URL as given, credentials and all: what error messages are scrubbed of. */
-  given: string;
-  /** The URL as errors show it: without its user, password and query string. */
-  label: string;
   fetch: typeof globalThis.fetch;
   headers: Headers;
   policy: RetryPolicy;
@@ -169,10 +165,10 @@ async function attempt<T>(
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     if (error instanceof RetryableFailure || SpoolforgeError.isInstance(error)) {
-      throw redactOwnError(error, client.given);
+      throw redactOwnError(error, client);
     }
     // fetch's messages (and a custom fetch's) may quote the URL, signature and all.
-    const safe = redactError(error, client.given) as Error & {
+    const safe = redactError(error, client) as Error & {
       cause?: { code?: string; message?: string };
     };
     if (controller.signal.aborted) {

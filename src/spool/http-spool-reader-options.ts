@@ -9,7 +9,7 @@
 export interface HttpSpoolReaderOptions {
   /**
    * Sent with every request (authorization, cookies, API keys). An `Authorization` here wins
-   * over a user and password in the URL.
+   * over a user and password in the URL. Every value counts as a secret: errors never show it.
    */
   headers?: ConstructorParameters<typeof Headers>[0];
   /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */

@@ -34,7 +34,8 @@ interface Remote {
  * reads go through an LRU block cache (head, tail and a line lookup cost a request or two);
  * {@link HttpSpoolReader.stream} keeps several growing requests in flight for scans. A user and
  * password in the URL are sent as Basic auth; errors name the URL without them or its query
- * string, which may hold a signature.
+ * string, which may hold a signature, and never show them or a header's value, even echoed by
+ * the server.
  *
  * @example
  * ```ts
