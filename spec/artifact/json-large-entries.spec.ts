@@ -91,6 +91,16 @@ describe('a document with an entry too large to parse', () => {
     );
   });
 
+  it('gives the type and size of a large entry from its index; * is always the wildcard', async () => {
+    const artifact = await jsonArtifact({ '*': items(100), s: 'z'.repeat(5_000), n: 1 });
+    expect(await tool(artifact, 'artifact_json_type', { path: '$.s' })).toBe(
+      "$['s']: string (4.9 KiB, too large to parse)",
+    );
+    expect(await tool(artifact, 'artifact_json_length', { path: '$.*' })).toBe(
+      "$['*']: array (100 elements)\n$['s']: string (4.9 KiB, too large to parse)\n$['n']: number (no length)",
+    );
+  });
+
   it('plucks from the elements of a large array named first in the path', async () => {
     const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
     const plucked = await tool(artifact, 'artifact_json_pluck', { path: 'items[*].name' });

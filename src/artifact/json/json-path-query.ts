@@ -1,7 +1,7 @@
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
 import { entryPath, largeEntryError } from './json-document.js';
-import { invalidPath, resolveJsonPath } from './resolve-json-path.js';
+import { invalidPath, isKeySegment, resolveJsonPath } from './resolve-json-path.js';
 
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
@@ -34,9 +34,13 @@ export interface JsonQueryOptions {
   signal?: AbortSignal;
   /**
    * Receives each entry the path picks whole (`$[*]`, `$[3]`) that is too large to parse, with
-   * its path, instead of failing with `E_ARTIFACT_TOO_LARGE`.
+   * its path and the document that holds it, instead of failing with `E_ARTIFACT_TOO_LARGE`.
    */
-  onLarge?: (path: string, large: LargeJsonEntry) => void;
+  onLarge?: (
+    path: string,
+    entry: JsonEntry & { large: LargeJsonEntry },
+    document: JsonDocument,
+  ) => unknown;
   /** Receives each entry's matches (in order); return `false` to stop. */
   onEntry: (matches: JsonMatch[], entryIndex: number) => boolean | undefined;
 }
@@ -128,7 +132,7 @@ export async function queryJson(
     if (picked && entry.large) {
       const at = prefixed(entryPath(entry));
       if (selection.wrap || rest.length || !options.onLarge) throw largeEntryError(at, entry.large);
-      options.onLarge(at, entry.large);
+      await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
       continue;
     }
     if (selection.wrap) {
@@ -178,7 +182,7 @@ function select(first: string, document: JsonDocument): Selection {
       const picks = (entry: JsonEntry) => (entry.index - start) % step === 0;
       return { start, end: absolute(slice[2], document.indexLimit), wrap: false, picks };
     }
-  } else if (!/^[?@.]|[,*]|^\.\.$/.test(first) && first !== '..') {
+  } else if (isKeySegment(first)) {
     return { start: 0, wrap: false, picks: (entry) => entry.key === first };
   }
   return { ...all, wrap: true };

@@ -41,6 +41,10 @@ async function describeMatches(
       }
       return true;
     },
+    // Type and size need no parse: an entry too large to parse is described by its index.
+    onLarge: async (path, entry, holder) => {
+      if (text.addText(`${path}: ${await describeLarge(holder, entry)}`)) shown++;
+    },
   });
   const note = scanNote(toolName, args, result, context);
   if (note) text.note(note);
@@ -109,7 +113,7 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
             return true;
           },
           // An element too large to parse is skipped unless it is an object, which is named.
-          onLarge: (at, large) => void (large.type === 'object' && largeObjects.push(at)),
+          onLarge: (at, { large }) => large.type === 'object' && largeObjects.push(at),
         });
     if (root) {
       objectCount = 1;

@@ -83,8 +83,19 @@ export function describeRoot(document: JsonDocument, name = '$'): string {
 
 /** An entry too large to parse, described without parsing it: an array's or object's size comes from indexing it. */
 export async function describeLarge(document: JsonDocument, entry: JsonEntry): Promise<string> {
-  const large = entry.large as LargeJsonEntry;
   const child = await document.child?.(entry.key ?? String(entry.index));
   if (child) return describeRoot(child, '').slice(2);
+  return describeUnparsed(entry.large as LargeJsonEntry);
+}
+
+/**
+ * A value too large to parse, by what its index knows: `string (52.0 MiB, too large to parse)`.
+ *
+ * @example
+ * ```ts
+ * describeUnparsed({ type: 'string', bytes: 5_000, maxBytes: 2_000 }); // 'string (4.9 KiB, too large to parse)'
+ * ```
+ */
+export function describeUnparsed(large: LargeJsonEntry): string {
   return `${large.type} (${formatBytes(large.bytes)}, too large to parse)`;
 }

@@ -47,13 +47,28 @@ export async function resolveJsonPath(
   }
 }
 
+/**
+ * Whether a segment names one member by its key, rather than a wildcard, a filter, a union or
+ * recursive descent (jsonpath-plus reads `$['*']` as `$.*`, so `*` is always the wildcard).
+ *
+ * @example
+ * ```ts
+ * isKeySegment('items'); // true
+ * isKeySegment('*'); // false
+ * ```
+ */
+export function isKeySegment(segment: string): boolean {
+  return !/^[?@.(]|[,*]/.test(segment);
+}
+
 /** The entry a segment names: a key of an object root, an index (from the end if negative) of an array root. */
 function namedEntry(
   document: JsonDocument,
   segment: string | undefined,
 ): Pick<JsonEntry, 'index' | 'key'> | undefined {
   if (segment === undefined) return undefined;
-  if (document.rootType === 'object') return { index: -1, key: segment };
+  if (document.rootType === 'object')
+    return isKeySegment(segment) ? { index: -1, key: segment } : undefined;
   if (document.rootType !== 'array' || !/^-?\d+$/.test(segment)) return undefined;
   const index = Number(segment);
   return { index: index < 0 ? document.indexLimit + index : index };
