@@ -1,11 +1,10 @@
-import { formatBytes } from '../../shared/format-bytes.js';
-import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
-import type { EntryRange, JsonDocument, JsonEntry } from './json-document.js';
-import { entryPath } from './json-document.js';
+import { scalarType } from './json-bytes.js';
+import type { EntryRange, JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
+import { entryPath, largeEntryError } from './json-document.js';
 import { JsonScanError, type JsonScanStart, type JsonType } from './json-scan-types.js';
 import { JsonStructureScanner } from './json-structure-scanner.js';
 
@@ -24,9 +23,6 @@ interface LargeEntry {
   valueStart: number;
   end: number;
 }
-
-/** Large entries remembered per document; an API response has one or a few. */
-const maxLargeEntries = 64;
 
 /**
  * A JSON document too large to parse whole: one scan finds its root's entries and keeps a byte
@@ -91,10 +87,8 @@ export class IndexedJsonDocument implements JsonDocument {
           checkpoints.push({ index: entry.index, offset: entry.start });
           last = entry.start;
         }
-        if (
-          entry.end - entry.valueStart > options.maxEntryBytes &&
-          large.length < maxLargeEntries
-        ) {
+        // Each is larger than maxEntryBytes, so there are few: all are remembered.
+        if (entry.end - entry.valueStart > options.maxEntryBytes) {
           const { index, key, valueStart, end } = entry;
           large.push(
             key === undefined ? { index, valueStart, end } : { index, key, valueStart, end },
@@ -121,30 +115,36 @@ export class IndexedJsonDocument implements JsonDocument {
    * document of its own, when it is an array or object too large to parse: `{"items":[…]}`,
    * the usual shape of a large API response, is then queried element by element.
    */
-  child(segment: string, signal?: AbortSignal): Promise<IndexedJsonDocument | undefined> {
+  child(segment: string): Promise<IndexedJsonDocument | undefined> {
     const entry = this.#large.find((candidate) =>
       this.rootType === 'object' ? candidate.key === segment : String(candidate.index) === segment,
     );
     if (!entry) return Promise.resolve(undefined);
     let child = this.#children.get(entry.index);
     if (!child) {
-      child = this.#openChild(entry, signal);
+      // Shared by concurrent queries, so opened without any one caller's signal: one caller's
+      // abort must not fail the others. A failed read is tried again by the next query.
+      child = this.#openChild(entry);
       this.#children.set(entry.index, child);
-      // An aborted open is tried again by the next query.
       child.catch(() => this.#children.delete(entry.index));
     }
     return child;
   }
 
-  async #openChild(entry: LargeEntry, signal: AbortSignal | undefined) {
-    const [first] = await this.#reader.read(entry.valueStart, 1, signal ? { signal } : {});
-    if (first !== 0x5b && first !== 0x7b) return undefined; // a huge string or number
+  async #openChild(entry: LargeEntry) {
+    const type = await this.#typeAt(entry.valueStart);
+    if (type !== 'array' && type !== 'object') return undefined; // a huge string or number
     return IndexedJsonDocument.open(this.#reader, {
       start: entry.valueStart,
       byteLength: entry.end,
       maxEntryBytes: this.#maxEntryBytes,
-      ...(signal ? { signal } : {}),
     });
+  }
+
+  async #typeAt(valueStart: number): Promise<JsonType> {
+    const [first = 0] = await this.#reader.read(valueStart, 1);
+    if (first === 0x5b) return 'array';
+    return first === 0x7b ? 'object' : (scalarType(first) ?? 'null');
   }
 
   get indexLimit(): number {
@@ -159,6 +159,8 @@ export class IndexedJsonDocument implements JsonDocument {
     const resume: JsonScanStart = { root: this.rootType, index: checkpoint.index };
     const ready: JsonEntry[] = [];
     let failure: { text: string; valueStart: number } | undefined;
+    const maxBytes = this.#maxEntryBytes;
+    const largeStarts = new Map<LargeJsonEntry, number>();
     const scanner = new JsonStructureScanner({
       resume,
       capture: (index) => index >= start && index < end,
@@ -167,11 +169,13 @@ export class IndexedJsonDocument implements JsonDocument {
         if (span.index >= end) return false;
         if (span.index < start) return true;
         if (span.tooLarge) {
-          throw new SpoolforgeError(
-            'E_ARTIFACT_TOO_LARGE',
-            `${entryPath(span)} is larger than maxParseBytes (${formatBytes(this.#maxEntryBytes)}); ` +
-              'read its text with artifact_cat or artifact_grep',
-          );
+          // Its type is read from its first byte once the chunk is scanned.
+          const large = { type: 'null' as JsonType, bytes: span.end - span.valueStart, maxBytes };
+          const entry: JsonEntry = { index: span.index, value: undefined, large };
+          if (span.key !== undefined) entry.key = span.key;
+          ready.push(entry);
+          largeStarts.set(large, span.valueStart);
+          return true;
         }
         const text = decodeUtf8(span.bytes as Uint8Array);
         try {
@@ -195,7 +199,14 @@ export class IndexedJsonDocument implements JsonDocument {
     for await (const chunk of chunks) {
       const more = scanner.push(chunk, offset);
       offset += chunk.length;
-      yield* ready.splice(0);
+      for (const entry of ready.splice(0)) {
+        if (entry.large) {
+          entry.large.type = await this.#typeAt(largeStarts.get(entry.large) as number);
+          if (!options.large) throw largeEntryError(entryPath(entry), entry.large);
+        }
+        yield entry;
+      }
+      largeStarts.clear();
       if (failure) throw await this.#invalidEntry(failure);
       if (!more) return;
     }

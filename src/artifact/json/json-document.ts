@@ -1,3 +1,5 @@
+import { formatBytes } from '../../shared/format-bytes.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { JsonType } from './json-scan-types.js';
 
 /**
@@ -14,6 +16,23 @@ export interface JsonEntry {
   /** The member name, for an object root. */
   key?: string;
   value: unknown;
+  /** Set, with `value` undefined, for an entry too large to parse (see {@link EntryRange.large}). */
+  large?: LargeJsonEntry;
+}
+
+/**
+ * What is known of an entry too large to parse without parsing it: its type (from its first
+ * byte), its size, and the limit it passed.
+ *
+ * @example
+ * ```ts
+ * const large: LargeJsonEntry = { type: 'array', bytes: 52_000_000, maxBytes: 16 << 20 };
+ * ```
+ */
+export interface LargeJsonEntry {
+  type: JsonType;
+  bytes: number;
+  maxBytes: number;
 }
 
 /**
@@ -40,7 +59,7 @@ export interface JsonDocument {
   /** Entries with `start <= index < end`, in order, each parsed as it is reached. */
   entries(options?: EntryRange): AsyncIterable<JsonEntry>;
   /** An entry too large to parse, as a document of its own (indexed documents only). */
-  child?(segment: string, signal?: AbortSignal): Promise<JsonDocument | undefined>;
+  child?(segment: string): Promise<JsonDocument | undefined>;
 }
 
 /**
@@ -55,6 +74,11 @@ export interface EntryRange {
   start?: number;
   end?: number | undefined;
   signal?: AbortSignal;
+  /**
+   * Yield an entry too large to parse with `large` set instead of failing with
+   * `E_ARTIFACT_TOO_LARGE`: for callers that skip it or describe it (the default fails).
+   */
+  large?: boolean;
 }
 
 /**
@@ -67,7 +91,27 @@ export interface EntryRange {
  * ```
  */
 export function entryPath(entry: Pick<JsonEntry, 'index' | 'key'>): string {
-  return entry.key === undefined ? `$[${entry.index}]` : `$['${entry.key}']`;
+  return entry.key === undefined ? `$[${entry.index}]` : `$['${entry.key.replaceAll("'", "\\'")}']`;
+}
+
+/**
+ * The `E_ARTIFACT_TOO_LARGE` error of a query that needs an entry too large to parse.
+ *
+ * @example
+ * ```ts
+ * if (entry.large) throw largeEntryError(entryPath(entry), entry.large);
+ * ```
+ */
+export function largeEntryError(path: string, large: LargeJsonEntry): SpoolforgeError {
+  const inside =
+    large.type === 'array' || large.type === 'object'
+      ? `query inside it with a path that starts with ${path} (e.g. ${path}${large.type === 'array' ? '[0]' : '.*'}), or `
+      : '';
+  return new SpoolforgeError(
+    'E_ARTIFACT_TOO_LARGE',
+    `${path} (${large.type}, ${formatBytes(large.bytes)}) is larger than maxParseBytes (${formatBytes(large.maxBytes)}); ` +
+      `${inside}read its text with artifact_cat or artifact_grep`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
-import type { JsonDocument, JsonEntry } from './json-document.js';
-import { entryPath } from './json-document.js';
+import type { JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
+import { entryPath, largeEntryError } from './json-document.js';
+import { invalidPath, isKeySegment, resolveJsonPath } from './resolve-json-path.js';
 
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
@@ -31,6 +32,15 @@ export interface JsonQueryOptions {
   /** A `performance.now()` time after which the scan stops between entries. */
   deadline?: number;
   signal?: AbortSignal;
+  /**
+   * Receives each entry the path picks whole (`$[*]`, `$[3]`) that is too large to parse, with
+   * its path and the document that holds it, instead of failing with `E_ARTIFACT_TOO_LARGE`.
+   */
+  onLarge?: (
+    path: string,
+    entry: JsonEntry & { large: LargeJsonEntry },
+    document: JsonDocument,
+  ) => unknown;
   /** Receives each entry's matches (in order); return `false` to stop. */
   onEntry: (matches: JsonMatch[], entryIndex: number) => boolean | undefined;
 }
@@ -73,16 +83,16 @@ export async function queryJson(
   // jsonpath-plus loads with the first query, not with the library.
   const { JSONPath } = await import('jsonpath-plus');
   const { signal, deadline } = options;
-  const target = await resolveJsonPath(document, path, signal);
+  const target = await resolveJsonPath(document, path);
+  // Paths inside a descended-into entry are reported from the real root.
+  const prefixed = (inner: string) => target.prefix + inner.slice(1);
   if (target.prefix !== '$') {
-    // Paths inside a descended-into entry are reported from the real root.
-    const { prefix } = target;
     const onEntry = options.onEntry;
     options = {
       ...options,
       onEntry: (matches, index) =>
         onEntry(
-          matches.map((match) => ({ path: prefix + match.path.slice(1), value: match.value })),
+          matches.map((match) => ({ path: prefixed(match.path), value: match.value })),
           index,
         ),
     };
@@ -101,7 +111,7 @@ export async function queryJson(
     return {};
   }
   if (document.rootType !== 'array' && document.rootType !== 'object') {
-    options.onEntry(evaluate(JSONPath, segments, document.value, '$'), 0);
+    options.onEntry(evaluate(JSONPath, segments, document.value, '$', path), 0);
     return {};
   }
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
@@ -110,18 +120,27 @@ export async function queryJson(
   const entries = document.entries({
     start,
     end: selection.end,
+    large: true,
     ...(signal ? { signal } : {}),
   });
   let count = 0;
   for await (const entry of entries) {
     if (++count % 1024 === 0) throwIfAborted(signal);
     let matches: JsonMatch[] = [];
+    const picked = selection.wrap || selection.picks(entry);
+    // Only an entry the path needs fails on its size; the others are skipped unread.
+    if (picked && entry.large) {
+      const at = prefixed(entryPath(entry));
+      if (selection.wrap || rest.length || !options.onLarge) throw largeEntryError(at, entry.large);
+      await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
+      continue;
+    }
     if (selection.wrap) {
       const wrapper = { [entry.key ?? String(entry.index)]: entry.value };
-      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$');
-    } else if (selection.picks(entry)) {
+      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$', path);
+    } else if (picked) {
       matches = rest.length
-        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry))
+        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry), path)
         : [{ path: entryPath(entry), value: entry.value }];
     }
     if (matches.length && options.onEntry(matches, entry.index) === false) {
@@ -132,91 +151,6 @@ export async function queryJson(
     }
   }
   return {};
-}
-
-/**
- * Where a path lands in a document: the document that holds what it names, the normalized path
- * of that document's root (`$['items']`), and the path's segments from there.
- *
- * @example
- * ```ts
- * const target: ResolvedJsonPath = { document: items, prefix: "$['items']", segments: ['$', '*'] };
- * ```
- */
-export interface ResolvedJsonPath {
-  document: JsonDocument;
-  prefix: string;
-  segments: string[];
-}
-
-/**
- * Follows a path's leading keys and indexes into entries too large to parse (`$.items` of a
- * 50 MB `{"items":[…]}`), each an indexed document of its own, so the rest of the path is
- * evaluated element by element there instead of failing on the entry's size.
- *
- * @example
- * ```ts
- * const { document: items, segments } = await resolveJsonPath(document, '$.items[?(@.price > 10)]');
- * // items: the array, indexed; segments: ['$', '?(@.price > 10)']
- * ```
- */
-export async function resolveJsonPath(
-  document: JsonDocument,
-  path: string,
-  signal?: AbortSignal,
-): Promise<ResolvedJsonPath> {
-  const { JSONPath } = await import('jsonpath-plus');
-  let segments = parsePath(path, JSONPath);
-  let prefix = '$';
-  for (;;) {
-    const [, segment] = segments;
-    const child = segment === undefined ? undefined : await document.child?.(segment, signal);
-    if (!child || segment === undefined) return { document, prefix, segments };
-    prefix += /^\d+$/.test(segment) ? `[${segment}]` : `['${segment}']`;
-    document = child;
-    segments = ['$', ...segments.slice(2)];
-  }
-}
-
-/**
- * A model's path as jsonpath-plus segments: `status`, `.status` and `[*].status` are read as
- * rooted at `$`. Filters with regular expressions are refused.
- *
- * @example
- * ```ts
- * parsePath('[*].status', (await import('jsonpath-plus')).JSONPath); // ['$', '*', 'status']
- * ```
- */
-export function parsePath(path: string, JSONPath: JsonPathPlus): string[] {
-  const trimmed = path.trim();
-  const rooted = trimmed.startsWith('$')
-    ? trimmed
-    : trimmed.startsWith('[') || trimmed.startsWith('.')
-      ? `$${trimmed}`
-      : `$.${trimmed}`;
-  let segments: string[];
-  try {
-    segments = [...JSONPath.toPathArray(rooted)];
-  } catch (error) {
-    throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `Invalid JSONPath ${path}: ${String(error)}`);
-  }
-  for (const segment of segments) {
-    if (segment.startsWith('?(') && usesRegex(segment)) {
-      throw new SpoolforgeError(
-        'E_INVALID_TOOL_ARGS',
-        `Regular expressions are not allowed in filters (${segment}): they could run without bound. ` +
-          'Compare with ==, <, >, &&, ||, or use .includes(), .startsWith(), .endsWith(); artifact_grep searches text.',
-      );
-    }
-  }
-  return segments;
-}
-
-function usesRegex(expression: string): boolean {
-  return (
-    /\bRegExp\b|\.(?:match|matchAll|search)\s*\(/.test(expression) ||
-    /(?:^|[(,=!&|?:~]\s*)\/[^/*]/.test(expression.slice(2))
-  );
 }
 
 interface Selection {
@@ -248,7 +182,7 @@ function select(first: string, document: JsonDocument): Selection {
       const picks = (entry: JsonEntry) => (entry.index - start) % step === 0;
       return { start, end: absolute(slice[2], document.indexLimit), wrap: false, picks };
     }
-  } else if (!/^[?@.]|[,*]|^\.\.$/.test(first) && first !== '..') {
+  } else if (isKeySegment(first)) {
     return { start: 0, wrap: false, picks: (entry) => entry.key === first };
   }
   return { ...all, wrap: true };
@@ -259,14 +193,21 @@ function evaluate(
   segments: string[],
   json: unknown,
   prefix: string,
+  path: string,
 ): JsonMatch[] {
-  const results = JSONPath({
-    path: segments,
-    json: json as object,
-    resultType: 'all',
-    eval: 'safe',
-    ignoreEvalErrors: true,
-    wrap: true,
-  }) as { path: string; value: unknown }[];
+  let results: { path: string; value: unknown }[];
+  try {
+    results = JSONPath({
+      path: segments,
+      json: json as object,
+      resultType: 'all',
+      eval: 'safe',
+      ignoreEvalErrors: true,
+      wrap: true,
+    });
+  } catch (error) {
+    // jsonpath-plus reports a malformed path only when it evaluates it, as a plain Error.
+    throw invalidPath(path, error);
+  }
   return results.map((result) => ({ path: prefix + result.path.slice(1), value: result.value }));
 }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import type { JsonDocument } from './json-document.js';
 import { type JsonMatch, queryJson } from './json-path-query.js';
-import { showSlice } from './json-structure-tools.js';
 import { count, jsonArgs, jsonText, modelScan, scanNote } from './json-tool-support.js';
 import { renderJsonValue } from './json-view.js';
+import { resolveJsonPath } from './resolve-json-path.js';
+import { showSlice } from './show-json-slice.js';
 import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
 /**
@@ -98,7 +100,7 @@ const pluckArgs = {
   path: z
     .string()
     .describe(
-      'A path inside each top-level entry, e.g. user.id or tags[0] (as $[*].user.id would be).',
+      "A path inside each top-level entry, e.g. user.id or tags[0] (as $[*].user.id would be); or, when the top level is an object with one huge array, that array's key first: items[*].id.",
     ),
   startIndex: jsonArgs.startIndex,
 };
@@ -114,8 +116,26 @@ const pluck: ToolMethodDescriptor<SpooledJsonArtifact, typeof pluckArgs> = {
       .trim()
       .replace(/^[$@]/, '')
       .replace(/^\.(?!\.)/, '');
-    const path = `$.*${relative.startsWith('[') || relative.startsWith('..') ? '' : '.'}${relative}`;
-    return showMatches('artifact_json_pluck', document, path, args, context);
+    const step = relative.startsWith('[') || relative.startsWith('..') ? '' : '.';
+    // A path whose first key names an entry too large to parse (`items[*].id` of
+    // `{"items":[…]}`) is read from the root, inside that entry: its elements are what a model
+    // means to pluck from, and the entry itself could not be read as one value.
+    const inside = `$${step}${relative}`;
+    const descends = (await resolveJsonPath(document, inside)).prefix !== '$';
+    try {
+      const path = descends ? inside : `$.*${step}${relative}`;
+      return await showMatches('artifact_json_pluck', document, path, args, context);
+    } catch (error) {
+      // The error names the large entry first (`$['items'] (array, 52 MiB) is larger…`).
+      const large = SpoolforgeError.isInstance(error) && /^\$(\S+) \(array,/.exec(error.message);
+      if (!large) throw error;
+      const within = `${large[1]}[*]${step}${relative}`;
+      throw new SpoolforgeError(
+        'E_ARTIFACT_TOO_LARGE',
+        `${(error as Error).message}. artifact_json_pluck reads its path inside each top-level entry; to pluck from the elements of this array, start the path with its key: ${within} (as artifact_json_get $${within} does)`,
+        { cause: error },
+      );
+    }
   },
 };
 

@@ -53,11 +53,9 @@ export class JsonShape {
 
   /** Records `value` (and everything inside it) as one occurrence of `path`. */
   add(path: string, value: unknown, parentObjects?: number, depth = 0): void {
-    const field = this.#field(path, parentObjects);
-    if (!field) return;
     const type = jsonType(value);
-    field.count++;
-    field.types[type] = (field.types[type] ?? 0) + 1;
+    const field = this.addType(path, type, parentObjects);
+    if (!field) return;
     field.examples ??= {};
     if (!(type in field.examples) && type !== 'object' && type !== 'array') {
       field.examples[type] =
@@ -73,6 +71,15 @@ export class JsonShape {
         this.add(child, member, objects, depth + 1);
       }
     }
+  }
+
+  /** Records one occurrence of `path` as a `type`, without its value (one too large to parse). */
+  addType(path: string, type: JsonType, parentObjects?: number): ShapeField | undefined {
+    const field = this.#field(path, parentObjects);
+    if (!field) return undefined;
+    field.count++;
+    field.types[type] = (field.types[type] ?? 0) + 1;
+    return field;
   }
 
   /** The fields in first-seen order (parents before their members). */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { continueWith } from '../forge/model-lines.js';
 import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
-import { entryPath, type JsonDocument, type JsonEntry, jsonType } from './json-document.js';
-import { queryJson, resolveJsonPath } from './json-path-query.js';
+import { jsonType } from './json-document.js';
+import { queryJson } from './json-path-query.js';
 import { formatShapeField } from './json-shape.js';
 import {
   count,
@@ -13,22 +12,12 @@ import {
   modelScan,
   scanNote,
 } from './json-tool-support.js';
-import { describeJson, renderJsonValue } from './json-view.js';
+import { describeJson, describeLarge, describeRoot } from './json-view.js';
+import { resolveJsonPath } from './resolve-json-path.js';
+import { showSlice } from './show-json-slice.js';
 import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
 const isRoot = (path: string | null | undefined) => path == null || path.trim() === '$';
-
-/** A document's root (`$`, or the entry `name` it was descended into): type and entry count, without reading it whole. */
-function describeRoot(document: JsonDocument, name = '$'): string {
-  if (document.format === 'jsonl') {
-    return `$: JSONL, ${count(document.entryCount, 'record')} on ${count(document.indexLimit, 'line')} (record $[i] is line i+1)`;
-  }
-  if (document.rootType === 'array')
-    return `${name}: array (${count(document.entryCount, 'element')})`;
-  if (document.rootType === 'object')
-    return `${name}: object (${count(document.entryCount, 'key')})`;
-  return `${name}: ${document.mode === 'parsed' ? describeJson(document.value) : document.rootType}`;
-}
 
 /** One line per value a path matches, by `describe`; the root is described without a parse. */
 async function describeMatches(
@@ -39,7 +28,7 @@ async function describeMatches(
   describe: (value: unknown) => string,
 ): Promise<string> {
   const document = await artifact.document({ signal: context.signal });
-  const target = await resolveJsonPath(document, args.path ?? '$', context.signal);
+  const target = await resolveJsonPath(document, args.path ?? '$');
   if (target.segments.length === 1) return describeRoot(target.document, target.prefix);
   const { text } = jsonText(context);
   let shown = 0;
@@ -51,6 +40,10 @@ async function describeMatches(
         shown++;
       }
       return true;
+    },
+    // Type and size need no parse: an entry too large to parse is described by its index.
+    onLarge: async (path, entry, holder) => {
+      if (text.addText(`${path}: ${await describeLarge(holder, entry)}`)) shown++;
     },
   });
   const note = scanNote(toolName, args, result, context);
@@ -93,12 +86,13 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
   args: pathArgs,
   run: async (artifact, args, context) => {
     const document = await artifact.document({ signal: context.signal });
-    const target = await resolveJsonPath(document, args.path ?? '$', context.signal);
+    const target = await resolveJsonPath(document, args.path ?? '$');
     const atRoot = target.segments.length === 1;
     const path =
       atRoot && target.document.rootType === 'array' ? `${target.prefix}[*]` : (args.path ?? '$');
     const objects: Map<string, { count: number; types: Set<string> }> = new Map();
     let objectCount = 0;
+    const largeObjects: string[] = [];
     const add = (value: unknown) => {
       if (jsonType(value) !== 'object') return;
       objectCount++;
@@ -118,11 +112,17 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
             for (const match of matches) add(match.value);
             return true;
           },
+          // An element too large to parse is skipped unless it is an object, which is named.
+          onLarge: (at, { large }) => large.type === 'object' && largeObjects.push(at),
         });
     if (root) {
       objectCount = 1;
-      for await (const entry of target.document.entries({ signal: context.signal })) {
-        objects.set(entry.key as string, { count: 1, types: new Set([describeJson(entry.value)]) });
+      const entries = target.document.entries({ signal: context.signal, large: true });
+      for await (const entry of entries) {
+        const type = entry.large
+          ? await describeLarge(target.document, entry)
+          : describeJson(entry.value);
+        objects.set(entry.key as string, { count: 1, types: new Set([type]) });
       }
     }
     if (objectCount === 0)
@@ -140,78 +140,15 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
         break;
       }
     }
+    if (largeObjects.length)
+      text.note(
+        `[${count(largeObjects.length, 'object')} too large to parse not counted; ask for their keys one by one: ${largeObjects.slice(0, 3).join(', ')}${largeObjects.length > 3 ? ', …' : ''}]`,
+      );
     const note = scanNote('artifact_json_keys', args, result, context);
     if (note) text.note(note);
     return text.toString();
   },
 };
-
-/** Entries `[start, end)` of `$` or of the array or object at `path`, one `path = value` line each. */
-export async function showSlice(
-  document: JsonDocument,
-  path: string,
-  start: number,
-  end: number | undefined,
-  context: ToolMethodContext,
-): Promise<string> {
-  const { text, maxChars } = jsonText(context);
-  let entries: AsyncIterable<JsonEntry> | JsonEntry[];
-  let total: number;
-  const target = await resolveJsonPath(document, path, context.signal);
-  /** The normalized path of what is sliced: its entries' paths extend it. */
-  let base = target.prefix;
-  if (target.segments.length === 1) {
-    total = target.document.indexLimit;
-    text.addText(describeRoot(target.document, base));
-    entries = target.document.entries({ start, end: end ?? total, signal: context.signal });
-  } else {
-    const [match] = await (async () => {
-      const found: { path: string; value: unknown }[] = [];
-      await queryJson(document, path, {
-        signal: context.signal,
-        onEntry: (matches) => {
-          found.push(...matches);
-          return false;
-        },
-      });
-      return found;
-    })();
-    if (!match) throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `No value at ${path}`);
-    const value = match.value;
-    if (jsonType(value) !== 'array' && jsonType(value) !== 'object') {
-      throw new SpoolforgeError(
-        'E_INVALID_TOOL_ARGS',
-        `${match.path} is a ${describeJson(value)}, not an array or object`,
-      );
-    }
-    const pairs = Array.isArray(value)
-      ? value.map((item, index) => ({ index, value: item }))
-      : Object.entries(value as object).map(([key, item], index) => ({ index, key, value: item }));
-    total = pairs.length;
-    text.addText(`${match.path}: ${describeJson(value)}`);
-    entries = pairs.slice(start, end ?? total);
-    base = match.path;
-  }
-  let next: number | undefined;
-  let shown = 0;
-  for await (const entry of entries) {
-    const childPath = base + entryPath(entry).slice(1);
-    if (
-      !text.addText(renderJsonValue(childPath, entry.value, { callId: context.callId, maxChars }))
-    ) {
-      next = entry.index;
-      break;
-    }
-    shown++;
-  }
-  if (next !== undefined) {
-    text.note(
-      `[cut: continue with ${continueWith('artifact_json_slice', { callId: context.callId, path: base, start: next, end })}]`,
-    );
-  } else if (shown === 0)
-    text.note(`Nothing in [${start}, ${end ?? total}): there are ${total} entries.`);
-  return text.toString();
-}
 
 const sliceArgs = {
   path: jsonArgs.path,

@@ -1,5 +1,12 @@
+import { formatBytes } from '../../shared/format-bytes.js';
 import { continueWith } from '../forge/model-lines.js';
-import { jsonType } from './json-document.js';
+import {
+  type JsonDocument,
+  type JsonEntry,
+  jsonType,
+  type LargeJsonEntry,
+} from './json-document.js';
+import { count } from './json-tool-support.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -60,4 +67,35 @@ export function renderJsonValue(
   const prefix = `${open}${shownChildren.join(',')}${shown ? ',' : ''}…${close}`;
   const next = continueWith('artifact_json_slice', { callId: options.callId, path, start: shown });
   return `${path} = ${prefix} [cut: ${describeJson(value)}, showing the first ${shown}; continue with ${next}]`;
+}
+
+/** A document's root (`$`, or the entry `name` it was descended into): type and entry count, without reading it whole. */
+export function describeRoot(document: JsonDocument, name = '$'): string {
+  if (document.format === 'jsonl') {
+    return `$: JSONL, ${count(document.entryCount, 'record')} on ${count(document.indexLimit, 'line')} (record $[i] is line i+1)`;
+  }
+  if (document.rootType === 'array')
+    return `${name}: array (${count(document.entryCount, 'element')})`;
+  if (document.rootType === 'object')
+    return `${name}: object (${count(document.entryCount, 'key')})`;
+  return `${name}: ${document.mode === 'parsed' ? describeJson(document.value) : document.rootType}`;
+}
+
+/** An entry too large to parse, described without parsing it: an array's or object's size comes from indexing it. */
+export async function describeLarge(document: JsonDocument, entry: JsonEntry): Promise<string> {
+  const child = await document.child?.(entry.key ?? String(entry.index));
+  if (child) return describeRoot(child, '').slice(2);
+  return describeUnparsed(entry.large as LargeJsonEntry);
+}
+
+/**
+ * A value too large to parse, by what its index knows: `string (52.0 MiB, too large to parse)`.
+ *
+ * @example
+ * ```ts
+ * describeUnparsed({ type: 'string', bytes: 5_000, maxBytes: 2_000 }); // 'string (4.9 KiB, too large to parse)'
+ * ```
+ */
+export function describeUnparsed(large: LargeJsonEntry): string {
+  return `${large.type} (${formatBytes(large.bytes)}, too large to parse)`;
 }

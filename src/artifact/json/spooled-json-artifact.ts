@@ -9,12 +9,13 @@ import {
 import { detectJsonFormat } from './detect-json-format.js';
 import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
-import type { JsonDocument } from './json-document.js';
+import { entryPath, type JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
-import { type JsonMatch, queryJson, resolveJsonPath } from './json-path-query.js';
+import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
 import { jsonToolMethods } from './json-tool-methods.js';
 import { ParsedJsonDocument } from './parsed-json-document.js';
+import { resolveJsonPath } from './resolve-json-path.js';
 
 /**
  * Options for a {@link SpooledJsonArtifact}.
@@ -132,17 +133,17 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     let scanned = 0;
     const path = options.path ?? '$';
     // The root, or an entry too large to parse (`$.items`), is shaped from its entries.
-    const target = await resolveJsonPath(document, path, options.signal);
-    const whole = target.segments.length === 1;
-    const base = target.document.rootType === 'array' ? `${target.prefix}[*]` : target.prefix;
-    const result = await queryJson(document, whole ? `${target.prefix}.*` : path, {
+    const target = await resolveJsonPath(document, path);
+    if (target.segments.length === 1) {
+      const whole = await shapeEntries(target.document, target.prefix, shape, scanOptions(options));
+      return { shape, document, ...whole };
+    }
+    const result = await queryJson(document, path, {
       ...scanOptions(options),
       onEntry: (matches) => {
         for (const match of matches) {
           scanned++;
-          if (!whole) shape.add(path, match.value);
-          else if (target.document.rootType === 'array') shape.add(base, match.value);
-          else shape.add(match.path, match.value, 1);
+          shape.add(path, match.value);
         }
         return true;
       },
@@ -183,6 +184,46 @@ export class SpooledJsonArtifact extends SpooledArtifact {
       throw describeInvalidJson(text);
     }
   }
+}
+
+/**
+ * Adds a document's entries to `shape` under `base` (`$[*]` for an array's elements). An entry
+ * too large to parse is counted by its type and, when it is an array or object, shaped from its
+ * own entries in turn (the `items` of `{"items":[…], "meta":{…}}`), never parsed whole.
+ */
+async function shapeEntries(
+  document: JsonDocument,
+  base: string,
+  shape: JsonShape,
+  options: { startIndex?: number; deadline?: number; signal?: AbortSignal },
+): Promise<{ scanned: number } & JsonQueryResult> {
+  const array = document.rootType === 'array';
+  let scanned = 0;
+  if (!array && document.rootType !== 'object') return { scanned };
+  const { startIndex, deadline, signal } = options;
+  const entries = document.entries({
+    large: true,
+    ...(startIndex !== undefined ? { start: startIndex } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  for await (const entry of entries) {
+    const path = array ? `${base}[*]` : base + entryPath(entry).slice(1);
+    const parentObjects = array ? undefined : 1;
+    scanned++;
+    if (!entry.large) shape.add(path, entry.value, parentObjects);
+    else {
+      shape.addType(path, entry.large.type, parentObjects);
+      const child = await document.child?.(entry.key ?? String(entry.index));
+      if (child) {
+        const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
+        scanned += inner.scanned;
+      }
+    }
+    if (deadline !== undefined && performance.now() > deadline) {
+      return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
+    }
+  }
+  return { scanned };
 }
 
 function scanOptions(options: JsonScanOptions) {
