@@ -6,7 +6,7 @@ import { type CommandResult, hasGnu, inParallel, runCli, runCommand } from '../h
 import { tempFile } from '../helpers/temp-files.js';
 
 // Byte-for-byte against GNU head, tail, grep -a and sed -n, and awk for line counts (awk counts
-// a final line without a newline, as DESIGN §2 does). Skipped only where the GNU tool is absent.
+// a final line without a newline, as every query does). Skipped only where the GNU tool is absent.
 const gnu = {
   grep: hasGnu('grep'),
   sed: hasGnu('sed'),

@@ -1,5 +1,5 @@
 /**
- * The line semantics of DESIGN §2, written the obvious way over a whole buffer: the oracle the
+ * The line semantics every query shares (a line ends at `\n`; a final line without one still counts), written the obvious way over a whole buffer: the oracle the
  * streaming engine is checked against.
  */
 export function referenceLines(bytes: Uint8Array): Uint8Array[] {

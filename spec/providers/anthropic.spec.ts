@@ -160,7 +160,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
       .split('\n')
       .filter((line) => !/^\d+:/.test(line));
     expect(unnumbered).toEqual([]);
-    // The whole result, cut note included, stays within maxResultBytes (DESIGN §3).
+    // The whole result, cut note included, stays within maxResultBytes.
     expect(
       Buffer.byteLength(numbered) + Buffer.byteLength(`[cut at${cutNote}`),
     ).toBeLessThanOrEqual(50 * 1024);

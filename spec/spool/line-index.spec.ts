@@ -28,7 +28,7 @@ const numberedLines = (count: number) =>
   Array.from({ length: count }, (_, line) => `line ${line} ${'.'.repeat(line % 50)}\n`).join('');
 
 describe('LineIndex', () => {
-  it('counts lines as DESIGN §2 does', () => {
+  it('counts lines as every query does', () => {
     const count = (text: string) => {
       const index = new LineIndex();
       index.append(Buffer.from(text));

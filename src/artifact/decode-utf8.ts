@@ -1,7 +1,7 @@
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /**
- * Decodes bytes for a model or an API caller: invalid sequences become U+FFFD (DESIGN §2).
+ * Decodes bytes for a model or an API caller: invalid sequences become U+FFFD.
  * Callers pass whole lines, so a character split across chunks is never cut.
  *
  * @example

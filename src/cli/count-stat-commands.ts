@@ -10,7 +10,7 @@ import { Progress } from './progress.js';
 import { sourceOptions, withSource } from './source-operand.js';
 
 /**
- * `spoolforge count SOURCE`: the number of lines as DESIGN §2 defines it (a final line without
+ * `spoolforge count SOURCE`: the number of lines as every query counts them (a final line without
  * `\n` counts, unlike `wc -l`).
  *
  * @example

@@ -15,7 +15,7 @@ export interface LineBlocksOptions {
   signal?: AbortSignal;
 }
 
-/** Lines longer than this are refused rather than assembled (DESIGN: never one multi-GB Buffer). */
+/** Lines longer than this are refused rather than assembled (a multi-GB input never becomes one Buffer). */
 export const defaultMaxLineBytes = 256 * 1024 * 1024;
 
 /**

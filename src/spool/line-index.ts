@@ -96,7 +96,7 @@ export class LineIndex {
     return this.#byteLength;
   }
 
-  /** Lines as DESIGN §2 counts them: a final line without `\n` is still a line. */
+  /** Lines as every query counts them: a final line without `\n` is still a line. */
   get lineCount(): number {
     const unterminated = this.#byteLength > 0 && !this.#endsWithNewline ? 1 : 0;
     return this.#newlineCount + unterminated;

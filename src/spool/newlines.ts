@@ -3,7 +3,7 @@ import { countNewlinesSimd } from './simd-newline-count.js';
 /** Shorter ranges are counted with indexOf: a few calls cost less than the copy. */
 const simdMinimumBytes = 1024;
 
-/** The byte value of `\n`, the only line terminator (DESIGN §2). */
+/** The byte value of `\n`, the only line terminator. */
 export const newline = 0x0a;
 
 /**

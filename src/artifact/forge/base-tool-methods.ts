@@ -213,7 +213,7 @@ const estimateTokens: ToolMethodDescriptor<SpooledArtifact, typeof encodingArgs>
 };
 
 /**
- * The queries every spooled artifact answers, as models see them (names pinned by DESIGN §4).
+ * The queries every spooled artifact answers, as models see them (names pinned: models and users rely on them).
  *
  * @example
  * ```ts

@@ -15,7 +15,7 @@ export interface ResultLimits {
   maxLineChars?: number;
 }
 
-/** DESIGN §3's defaults. */
+/** The defaults: 50 KiB a result, 2,000 characters a line. */
 export const defaultResultLimits = { maxResultBytes: 50 * 1024, maxLineChars: 2_000 } as const;
 
 /** Room kept for the closing note, so a cut result with its note stays within the budget. */

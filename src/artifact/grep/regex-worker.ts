@@ -1,5 +1,5 @@
 // Runs one grep's regular expression off the main thread, so a catastrophic pattern can be
-// stopped by terminating this worker (DESIGN: regex safety). Loaded by regex-line-matcher.ts.
+// stopped by terminating this worker (a catastrophic regex cannot hold the caller). Loaded by regex-line-matcher.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { regexMatchingLines } from './regex-lines.js';
 

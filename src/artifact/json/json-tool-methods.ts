@@ -5,7 +5,7 @@ import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
 /**
  * The queries a JSON artifact adds to the base ones, as models see them (names pinned by
- * DESIGN §4): `artifact_json_type`, `_keys`, `_length`, `_get`, `_filter`, `_slice`, `_pluck`,
+ * pinned names): `artifact_json_type`, `_keys`, `_length`, `_get`, `_filter`, `_slice`, `_pluck`,
  * `_shape`.
  *
  * @example

@@ -131,7 +131,7 @@ const startsPlainText = (line: string, at: number) =>
 /**
  * Parses lines (each given without its `\n`) with CommonMark, GFM and, optionally, YAML/TOML
  * front matter. Positions are derived from token offsets: micromark also ends a line at a lone
- * `\r`, so its own line numbers can disagree with DESIGN §2's.
+ * `\r`, so its own line numbers can disagree with ours (`\n` only).
  *
  * @example
  * ```ts

@@ -180,7 +180,7 @@ function depthOf(depth: number | null | undefined): { depth?: number } {
 
 /**
  * The queries a Markdown artifact adds to the base ones, as models see them (`artifact_md_*`,
- * names pinned by DESIGN §4). Lines are 1-based and inclusive; every result is bounded.
+ * names pinned: models and users rely on them). Lines are 1-based and inclusive; every result is bounded.
  *
  * @example
  * ```ts

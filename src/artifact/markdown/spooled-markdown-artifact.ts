@@ -24,7 +24,7 @@ import type {
 /**
  * A spooled Markdown document with structural queries, parsed by micromark (CommonMark, GFM,
  * YAML/TOML front matter) in windows of bounded size; lines are 0-based, ranges half-open,
- * and line numbers count `\n` only (DESIGN §2), so a CRLF document answers as its LF twin.
+ * and line numbers count `\n` only, so a CRLF document answers as its LF twin.
  * A lone `\r` ends a line for Markdown structure (as CommonMark says) but not for numbering: a
  * heading after one is reported on the line of the `\n`-terminated line that holds it. The
  * outline is computed once and again only when the artifact has grown.
