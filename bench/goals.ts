@@ -14,9 +14,9 @@ const gibibyte = 1024 * 1024 * 1024;
  * ```
  */
 export interface GoalResult {
-  /** The operation, as the issue's goals table words it. */
+  /** The operation, as the goals table words it. */
   operation: string;
-  /** The goal, as the issue words it. */
+  /** The goal, as the table words it. */
   goal: string;
   /** What this run measured, with the rows it comes from. */
   measured: string;
@@ -112,7 +112,7 @@ function peakRss(rows: readonly ResultRow[]): Evaluation {
 }
 
 /**
- * Issue 6's goals table (operations and goals copied as the issue words them), each with what
+ * The performance goals table (operations and goals as they were set), each with what
  * this run measured. Time goals use the spoolforge CLI rows (whole process, medians); the spool
  * goal uses the API's in-process spool time; the RSS goal the largest peak of any spoolforge row.
  *

@@ -1,4 +1,4 @@
-/** Inputs every line query must get right (issue 2's list), as bytes. */
+/** Inputs every line query must get right, as bytes. */
 export function edgeCaseInputs(): Record<string, Uint8Array> {
   const text = (value: string) => new Uint8Array(Buffer.from(value, 'utf8'));
   const longLine = 'x'.repeat(3 * 1024 * 1024 + 17);
