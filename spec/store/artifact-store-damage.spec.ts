@@ -101,8 +101,9 @@ describe('ArtifactStore: damaged sidecars', () => {
     const path = sidecarPath(store, newer);
     // Garbled past reading: not even its name can be told.
     await writeFile(path, Buffer.from([0xc1, 0x00, 0xff]));
-    for (const lookup of [store.get('report'), store.info('report')]) {
-      const error = await lookup.catch((reason: unknown) => reason);
+    // One lookup at a time: a second one started early would reject with no handler yet.
+    for (const lookup of [() => store.get('report'), () => store.info('report')]) {
+      const error = await lookup().catch((reason: unknown) => reason);
       expect(error).toMatchObject({
         code: 'E_ARTIFACT_DAMAGED',
         message: expect.stringContaining(newer.id),
