@@ -2,7 +2,7 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { newline } from '../spool/newlines.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactLine } from './artifact-line.js';
-import { decodeUtf8 } from './decode-utf8.js';
+import { decodeUtf8, decodeUtf8Prefix } from './decode-utf8.js';
 import type { QueryOptions, SpooledArtifact } from './spooled-artifact.js';
 
 /**
@@ -72,7 +72,7 @@ export async function* linePreviews(
   const finish = (): LinePreview => {
     const bytes = Buffer.concat(kept, keptBytes);
     const cut = byteLength > keptBytes;
-    const text = decodeUtf8(cut ? bytes.subarray(0, characterBoundary(bytes)) : bytes);
+    const text = cut ? decodeUtf8Prefix(bytes) : decodeUtf8(bytes);
     kept = [];
     keptBytes = 0;
     const line = { lineNumber: lineNumber++, text, byteLength, cut };
@@ -98,15 +98,4 @@ export async function* linePreviews(
     }
   }
   if (byteLength > 0) yield finish();
-}
-
-/** The end of the last whole UTF-8 character in `bytes` (a cut may split the final one). */
-function characterBoundary(bytes: Uint8Array): number {
-  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
-    const byte = bytes[bytes.length - back] ?? 0;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for its lead
-    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return size > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { contentText, type ToolCallOutcome } from '../executor/tool-result-content.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -116,7 +115,9 @@ export class ConversationLog {
     const { maxBytes: maxMessageBytes } = resolveLimits(
       options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
     );
-    const backend = options.backend ?? (await defaultBackend(conversationId, options));
+    const backend =
+      options.backend ??
+      (await JsonlConversationLogBackend.inStore(options.store, conversationId, options.sync));
     const events: MessageEvent[] = [];
     let compaction: CompactionRecord | undefined;
     let nextSeq = 0;
@@ -291,14 +292,3 @@ export class ConversationLog {
 }
 
 type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;
-
-async function defaultBackend(conversationId: string, options: ConversationLogOptions) {
-  if (!options.store) {
-    throw new SpoolforgeError(
-      'E_INVALID_ARGUMENT',
-      'A ConversationLog needs a store (its log then lives in the store directory) or a backend',
-    );
-  }
-  const path = join(options.store.directory, 'conversations', `${conversationId}.jsonl`);
-  return JsonlConversationLogBackend.open(path, options.sync ? { sync: true } : {});
-}

@@ -1,7 +1,8 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { writeFully } from '../spool/file-io.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationLogBackend, LoggedEvent } from './conversation-log-backend.js';
 import type { ConversationEvent } from './conversation-message.js';
 
@@ -46,6 +47,25 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
     this.#handle = handle;
     this.#size = size;
     this.#sync = sync;
+  }
+
+  /**
+   * The default log of conversation `conversationId`: `conversations/ID.jsonl` in the store's
+   * directory (`E_INVALID_ARGUMENT` without a store).
+   */
+  static inStore(
+    store: ArtifactStore | undefined,
+    conversationId: string,
+    sync = false,
+  ): Promise<JsonlConversationLogBackend> {
+    if (!store) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        'A ConversationLog needs a store (its log then lives in the store directory) or a backend',
+      );
+    }
+    const path = join(store.directory, 'conversations', `${conversationId}.jsonl`);
+    return JsonlConversationLogBackend.open(path, sync ? { sync } : {});
   }
 
   /** Opens (creating it `0600`, its directory `0700`) the log at `path`. */

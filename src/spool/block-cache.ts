@@ -28,6 +28,25 @@ export class BlockCache {
     return this.#blocks.has(index);
   }
 
+  /**
+   * Where the part of a scan at `position` ends, for blocks of `blockSize`: the run of cached
+   * blocks there (they cost no request), else up to `size` bytes, stopping where cached blocks
+   * begin.
+   */
+  scanPart(
+    position: number,
+    stop: number,
+    size: number,
+    blockSize: number,
+  ): { end: number; cached: boolean } {
+    let index = Math.floor(position / blockSize);
+    const cached = this.has(index);
+    const limit = cached ? stop : Math.min(stop, position + size);
+    do index++;
+    while (index * blockSize < limit && this.has(index) === cached);
+    return { end: Math.min(limit, index * blockSize), cached };
+  }
+
   get(index: number): Uint8Array | undefined {
     const block = this.#blocks.get(index);
     if (block) {

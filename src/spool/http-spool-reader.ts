@@ -150,7 +150,8 @@ export class HttpSpoolReader implements SpoolReader {
       let window = 1;
       while (position < stop) {
         while (queue.length < window && next < stop) {
-          const range = { start: next, ...this.#nextPart(next, stop, size) };
+          const part = this.#cache.scanPart(next, stop, size, this.#blockSize);
+          const range = { start: next, ...part };
           queue.push(
             new PrefetchedRange(async (onChunk) => {
               if (range.cached) {
@@ -286,19 +287,6 @@ export class HttpSpoolReader implements SpoolReader {
       this.#bytesReceived += chunk.length;
       onChunk(chunk);
     });
-  }
-
-  /**
-   * The next part of a scan: the run of cached blocks at `position` (the last ones, after a
-   * tail, cost no request), else up to `size` bytes, stopping where cached blocks begin.
-   */
-  #nextPart(position: number, stop: number, size: number): { end: number; cached: boolean } {
-    let index = Math.floor(position / this.#blockSize);
-    const cached = this.#cache.has(index);
-    const limit = cached ? stop : Math.min(stop, position + size);
-    do index++;
-    while (index * this.#blockSize < limit && this.#cache.has(index) === cached);
-    return { end: Math.min(limit, index * this.#blockSize), cached };
   }
 
   /** The reader's own signal joined with a call's. */

@@ -21,10 +21,10 @@ import type {
 import { collectGarbage, isExpired } from './collect-garbage.js';
 import { syncDirectory, writeThenRename } from './durable-files.js';
 import { ingestSource } from './ingest-source.js';
+import { msgpack } from './msgpack.js';
 import {
   encodeSidecar,
   lastDateMilliseconds,
-  msgpack,
   readSidecar,
   readSidecarHeader,
   type SidecarHeader,

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { ArtifactKind } from '../artifact/detect-kind.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
 import { readFully } from '../spool/file-io.js';
 import { LineIndex, type LineIndexSnapshot } from '../spool/line-index.js';
 import type { StoredArtifactRecord } from './artifact-store-types.js';
+import { msgpack } from './msgpack.js';
 
 /**
  * Bumped when the sidecar layout changes; a reader refuses versions it does not know. Format 1
@@ -23,25 +23,6 @@ export const sidecarFormatVersion = 2;
  * ```
  */
 export const lastDateMilliseconds = 8.64e15;
-
-let loadedMsgpack: typeof import('@msgpack/msgpack') | undefined;
-
-/**
- * @msgpack/msgpack, loaded by the store's first use rather than with the library (a synchronous
- * require, since encoding is synchronous; the package is stateless, so its CommonJS copy is
- * as good as the ES one).
- *
- * @example
- * ```ts
- * msgpack().encode({ a: 1 });
- * ```
- */
-export function msgpack(): typeof import('@msgpack/msgpack') {
-  loadedMsgpack ??= createRequire(import.meta.url)(
-    '@msgpack/msgpack',
-  ) as typeof import('@msgpack/msgpack');
-  return loadedMsgpack;
-}
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
 const headerReadBytes = 16 * 1024;
