@@ -6,7 +6,7 @@
  * (exact on more takes minutes), and peak RSS.
  */
 import { parseArgs } from 'node:util';
-import { estimateTokens, type TokenEstimate } from '../dist/artifact/token-estimate.js';
+import { estimateTokens, type TokenEstimate } from '../dist/artifact/tokens/estimate-tokens.js';
 import { approximateTokens, FileSpoolReader, MemorySpoolReader } from '../dist/index.js';
 import { ensureLog, parseSize } from './generate-log.js';
 

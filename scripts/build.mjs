@@ -45,8 +45,8 @@ const library = [
   'providers/anthropic/index',
   'providers/ai-sdk/index',
   'spool/line-index-worker',
-  'artifact/grep/grep-scan-worker',
-  'artifact/grep/regex-worker',
+  'grep/grep-scan-worker',
+  'grep/regex-worker',
   'shared/worker-url',
 ];
 await build({

@@ -60,7 +60,7 @@ describe('the packed package', () => {
     );
     for (const path of ['LICENSE', 'README.md', ...pointedAt]) expect(files).toContain(path);
     for (const worker of ['regex-worker', 'grep-scan-worker']) {
-      expect(files).toContain(`dist/artifact/grep/${worker}.js`);
+      expect(files).toContain(`dist/grep/${worker}.js`);
     }
     expect(files).toContain('dist/spool/line-index-worker.js');
     expect([...files].filter((path) => path.endsWith('.map'))).toEqual([]);

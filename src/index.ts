@@ -12,7 +12,6 @@ export {
   resolveKind,
   sniffBytes,
 } from './artifact/detect-kind.js';
-export { approximateTokens, type TokenEncoding } from './artifact/estimate-tokens.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export {
   collectToolMethods,
@@ -34,29 +33,8 @@ export type {
   ToolMethodContext,
   ToolMethodDescriptor,
 } from './artifact/forge/tool-method-descriptor.js';
-export { compileMatcher, type PatternOptions } from './artifact/grep/compile-matcher.js';
-export { type GrepScanOptions, type GrepScanResult, grepScan } from './artifact/grep/grep-scan.js';
-export type { GrepSink } from './artifact/grep/grep-sink.js';
-export {
-  BytesLineMatcher,
-  CaseFoldingBytesLineMatcher,
-  type LineMatcher,
-} from './artifact/grep/line-matcher.js';
-export {
-  type ParallelGrepCountOptions,
-  parallelGrepCount,
-} from './artifact/grep/parallel-grep-count.js';
-export {
-  type ParallelGrepScanOptions,
-  type ParallelGrepScanResult,
-  parallelGrepScan,
-} from './artifact/grep/parallel-grep-scan.js';
-export {
-  RegexLineMatcher,
-  type RegexLineMatcherOptions,
-} from './artifact/grep/regex-line-matcher.js';
+export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-artifact.js';
 export { streamGrep } from './artifact/grep-artifact.js';
-export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-types.js';
 export {
   findJsonSyntaxError,
   type JsonSyntaxProblem,
@@ -101,13 +79,18 @@ export {
   SpooledArtifact,
   type SpooledArtifactOptions,
 } from './artifact/spooled-artifact.js';
+export { approximateTokens, type TokenEncoding } from './artifact/tokens/approximate-tokens.js';
 export {
   defaultExactUpTo,
   type EstimateTokensOptions,
   estimateTokens,
   type TokenEstimate,
-} from './artifact/token-estimate.js';
-export { countTextTokens, loadTokenizer, type Tokenizer } from './artifact/tokenizers.js';
+} from './artifact/tokens/estimate-tokens.js';
+export {
+  countTextTokens,
+  loadTokenizer,
+  type Tokenizer,
+} from './artifact/tokens/load-tokenizer.js';
 export { type CompactLogOptions, compactLog } from './context/compact-log.js';
 export {
   type CompactOptions,
@@ -183,6 +166,32 @@ export {
   wrapResult,
   wrapValue,
 } from './executor/wrap-result.js';
+export { compileMatcher, type PatternOptions } from './grep/compile-matcher.js';
+export { type GrepScanOptions, type GrepScanResult, grepScan } from './grep/grep-scan.js';
+export type { GrepSink } from './grep/grep-sink.js';
+export {
+  BytesLineMatcher,
+  CaseFoldingBytesLineMatcher,
+  type LineMatcher,
+} from './grep/line-matcher.js';
+export {
+  type ParallelGrepCountOptions,
+  parallelGrepCount,
+} from './grep/parallel-grep-count.js';
+export {
+  type ParallelGrepScanOptions,
+  type ParallelGrepScanResult,
+  parallelGrepScan,
+} from './grep/parallel-grep-scan.js';
+export {
+  RegexLineMatcher,
+  type RegexLineMatcherOptions,
+} from './grep/regex-line-matcher.js';
+export {
+  type ArtifactHandler,
+  type ArtifactHandlerOptions,
+  createArtifactHandler,
+} from './serve/artifact-handler.js';
 export { formatBytes } from './shared/format-bytes.js';
 export {
   abortError,
@@ -191,8 +200,9 @@ export {
   throwIfAborted,
 } from './shared/spoolforge-error.js';
 export { FileSpoolReader } from './spool/file-spool-reader.js';
-export { HttpSpoolReader } from './spool/http-spool-reader.js';
-export type { HttpSpoolReaderOptions } from './spool/http-spool-reader-options.js';
+export { HttpSpoolReader } from './spool/http/http-spool-reader.js';
+export type { HttpSpoolReaderOptions } from './spool/http/http-spool-reader-options.js';
+export { redactUrl } from './spool/http/redact-url.js';
 export { type LineBlocksOptions, lineBlocks } from './spool/line-blocks.js';
 export {
   type LineCheckpoint,
@@ -210,17 +220,11 @@ export {
 } from './spool/parallel-line-index.js';
 export { type ByteRange, fileParts, lineAlignedRanges } from './spool/parallel-ranges.js';
 export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
-export { redactUrl } from './spool/redact-url.js';
 export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';
 export { type TailOffsetOptions, tailOffset } from './spool/tail-offset.js';
 export { defaultThreadCount } from './spool/thread-count.js';
-export {
-  type ArtifactHandler,
-  type ArtifactHandlerOptions,
-  createArtifactHandler,
-} from './store/artifact-handler.js';
 export { isArtifactId } from './store/artifact-id.js';
 export { ArtifactStore } from './store/artifact-store.js';
 export type {

@@ -1,7 +1,7 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
-import { HttpSpoolReader } from '../spool/http-spool-reader.js';
-import type { HttpSpoolReaderOptions } from '../spool/http-spool-reader-options.js';
+import { HttpSpoolReader } from '../spool/http/http-spool-reader.js';
+import type { HttpSpoolReaderOptions } from '../spool/http/http-spool-reader-options.js';
 import { lineBlocks } from '../spool/line-blocks.js';
 import { LineIndex } from '../spool/line-index.js';
 import { newline } from '../spool/newlines.js';
@@ -13,13 +13,16 @@ import type { DispatchContext } from '../tools/dispatch-context.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ArtifactLine } from './artifact-line.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import type { TokenEncoding } from './estimate-tokens.js';
 import { baseToolMethods } from './forge/base-tool-methods.js';
 import { type ForgeOptions, forgeArtifactTools } from './forge/forge-tools.js';
 import type { ToolMethodDescriptor } from './forge/tool-method-descriptor.js';
+import type { GrepOptions, GrepResult } from './grep-artifact.js';
 import { grepArtifact } from './grep-artifact.js';
-import type { GrepOptions, GrepResult } from './grep-types.js';
-import { estimateTokens as estimateReaderTokens, type TokenEstimate } from './token-estimate.js';
+import type { TokenEncoding } from './tokens/approximate-tokens.js';
+import {
+  estimateTokens as estimateReaderTokens,
+  type TokenEstimate,
+} from './tokens/estimate-tokens.js';
 
 /**
  * Options for a {@link SpooledArtifact}.

@@ -4,7 +4,7 @@ import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fs } from '../shared/node-fs.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
-import type { HttpSpoolReaderOptions } from '../spool/http-spool-reader-options.js';
+import type { HttpSpoolReaderOptions } from '../spool/http/http-spool-reader-options.js';
 import { type ReaderChunksOptions, readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 
@@ -49,7 +49,7 @@ export async function openSource(
   if (operand === '-') return streamSource(stdin());
   if (/^https?:\/\//i.test(operand)) {
     // Range requests: head, tail and lines read a block or two; grep and count stream it.
-    const { HttpSpoolReader } = await import('../spool/http-spool-reader.js');
+    const { HttpSpoolReader } = await import('../spool/http/http-spool-reader.js');
     const reader = new HttpSpoolReader(operand, http);
     return readerSource(reader, await reader.byteLength(), undefined);
   }

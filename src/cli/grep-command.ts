@@ -1,7 +1,7 @@
-import { compileMatcher, patternRegex } from '../artifact/grep/compile-matcher.js';
-import { grepScan } from '../artifact/grep/grep-scan.js';
-import type { GrepSink } from '../artifact/grep/grep-sink.js';
-import { parallelGrepScan } from '../artifact/grep/parallel-grep-scan.js';
+import { compileMatcher, patternRegex } from '../grep/compile-matcher.js';
+import { grepScan } from '../grep/grep-scan.js';
+import type { GrepSink } from '../grep/grep-sink.js';
+import { parallelGrepScan } from '../grep/parallel-grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { newline } from '../spool/newlines.js';
 import type { CliContext, Command } from './cli-context.js';

@@ -1,4 +1,4 @@
-import type { GrepSink } from '../artifact/grep/grep-sink.js';
+import type { GrepSink } from '../grep/grep-sink.js';
 import { newline } from '../spool/newlines.js';
 import { matchRanges } from './only-matching.js';
 import type { Output } from './output.js';

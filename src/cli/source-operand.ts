@@ -1,4 +1,4 @@
-import type { HttpSpoolReaderOptions } from '../spool/http-spool-reader-options.js';
+import type { HttpSpoolReaderOptions } from '../spool/http/http-spool-reader-options.js';
 import type { CliContext } from './cli-context.js';
 import { type CliSource, openSource } from './cli-source.js';
 import {

@@ -1,4 +1,4 @@
-import type { TokenEncoding } from '../artifact/estimate-tokens.js';
+import type { TokenEncoding } from '../artifact/tokens/approximate-tokens.js';
 import { type ContextBudgetOptions, contextBudget } from './context-budget.js';
 import type { ConversationMessage } from './conversation-message.js';
 import { messageView, type ToolOutputLimits, toolOutputRef } from './message-view.js';

@@ -1,5 +1,5 @@
-import { approximateTokens, type TokenEncoding } from '../artifact/estimate-tokens.js';
-import { countTextTokens } from '../artifact/tokenizers.js';
+import { approximateTokens, type TokenEncoding } from '../artifact/tokens/approximate-tokens.js';
+import { countTextTokens } from '../artifact/tokens/load-tokenizer.js';
 import type { ConversationMessage, ConversationToolCall } from './conversation-message.js';
 
 /**

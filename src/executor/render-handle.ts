@@ -1,9 +1,9 @@
-import type { TokenEncoding } from '../artifact/estimate-tokens.js';
 import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
 import { headChars, toModelLine } from '../artifact/forge/model-lines.js';
 import { type LinePreview, linePreviews } from '../artifact/line-previews.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
-import { countTextTokens } from '../artifact/tokenizers.js';
+import type { TokenEncoding } from '../artifact/tokens/approximate-tokens.js';
+import { countTextTokens } from '../artifact/tokens/load-tokenizer.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import type { ToolCall } from '../tools/tool-call.js';
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
  *
  * @example
  * ```ts
- * import { fs } from '../shared/node-fs.js';
+ * import { fs } from './node-fs.js';
  * fs.writeSync(1, bytes);
  * ```
  */

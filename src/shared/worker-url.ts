@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * new Worker(workerUrl('artifact/grep/regex-worker.js'));
+ * new Worker(workerUrl('grep/regex-worker.js'));
  * ```
  */
 export function workerUrl(path: string): URL {

@@ -1,7 +1,7 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { FileSpoolReader } from './file-spool-reader.js';
-import { HttpSpoolReader } from './http-spool-reader.js';
-import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
+import { HttpSpoolReader } from './http/http-spool-reader.js';
+import type { HttpSpoolReaderOptions } from './http/http-spool-reader-options.js';
 import type { ReaderDescriptor, SpoolReader } from './spool-reader.js';
 
 /**

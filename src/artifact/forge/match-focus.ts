@@ -1,5 +1,5 @@
-import { isLiteralPattern, patternRegex } from '../grep/compile-matcher.js';
-import { requiredLiterals } from '../grep/required-literal.js';
+import { isLiteralPattern, patternRegex } from '../../grep/compile-matcher.js';
+import { requiredLiterals } from '../../grep/required-literal.js';
 
 /**
  * Where to show a long matching line from: the first place a literal search finds the pattern

@@ -1,6 +1,6 @@
 import { type MarkdownToken, normalizeIdentifier } from './markdown-parse.js';
-import { decodeMarkdownString } from './markdown-plain-text.js';
 import type { MarkdownDefinition, MarkdownLink } from './markdown-types.js';
+import { decodeMarkdownString } from './plain-text-of.js';
 
 /**
  * A link or image as found in one window: resolved (`url` set) or a reference to resolve once

@@ -1,6 +1,5 @@
 import { LinkCollector, type PendingLink } from './markdown-link-collector.js';
 import type { MarkdownToken } from './markdown-parse.js';
-import { decodeMarkdownString, hidesText, plainTextOf } from './markdown-plain-text.js';
 import type {
   MarkdownCodeBlock,
   MarkdownDefinition,
@@ -9,6 +8,7 @@ import type {
   MarkdownTable,
 } from './markdown-types.js';
 import { type MarkdownWindow, windowLineNumber } from './markdown-windows.js';
+import { decodeMarkdownString, hidesText, plainTextOf } from './plain-text-of.js';
 
 /**
  * What one window holds. A code block or table that began in the window's prefix (a forced cut

@@ -5,7 +5,6 @@ import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { type QueryOptions, SpooledArtifact } from '../spooled-artifact.js';
 import { buildMarkdownOutline } from './markdown-outline.js';
 import { sectionsNamed, sectionsOf } from './markdown-sections.js';
-import { plainTextLines } from './markdown-text.js';
 import { markdownToolMethods } from './markdown-tool-methods.js';
 import type {
   CodeBlockQueryOptions,
@@ -20,6 +19,7 @@ import type {
   MarkdownTable,
   SpooledMarkdownArtifactOptions,
 } from './markdown-types.js';
+import { plainTextLines } from './plain-text-lines.js';
 
 /**
  * A spooled Markdown document with structural queries, parsed by micromark (CommonMark, GFM,

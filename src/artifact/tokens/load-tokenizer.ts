@@ -1,4 +1,4 @@
-import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
+import { approximateTokens, type TokenEncoding } from './approximate-tokens.js';
 import { countInBoundedPieces } from './token-boundaries.js';
 
 /**

@@ -2,9 +2,9 @@ import { throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { ArtifactLine } from '../artifact-line.js';
 import type { LineSource } from './markdown-definition-scan.js';
 import type { MarkdownToken } from './markdown-parse.js';
-import { hidesText, plainTextOf } from './markdown-plain-text.js';
 import type { MarkdownOutline } from './markdown-types.js';
 import { type MarkdownWindow, parseWindowSpan, windowLineNumber } from './markdown-windows.js';
+import { hidesText, plainTextOf } from './plain-text-of.js';
 
 /**
  * The plain text of lines `[start, end)`: markup, link destinations, HTML, front matter and

@@ -1,6 +1,6 @@
 import { compileMatcher } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { requiredLiteral, requiredLiterals } from '../../src/artifact/grep/required-literal.js';
+import { requiredLiteral, requiredLiterals } from '../../src/grep/required-literal.js';
 
 describe('requiredLiteral', () => {
   it.each([

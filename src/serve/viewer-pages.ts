@@ -1,5 +1,5 @@
 import { formatBytes } from '../shared/format-bytes.js';
-import type { StoredArtifactRecord } from './artifact-store-types.js';
+import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { html, SafeHtml } from './html-escape.js';
 import { toJsonText } from './http-responses.js';
 import type { ViewerOutcome, ViewerQuery } from './viewer-query.js';

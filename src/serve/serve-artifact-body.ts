@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname } from 'node:path';
 import { mediaTypeOfKind } from '../artifact/detect-kind.js';
-import type { StoredArtifactRecord } from './artifact-store-types.js';
+import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendJsonError } from './http-responses.js';
 
 /** A media type with optional parameters: anything else must not reach a header. */

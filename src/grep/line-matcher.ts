@@ -1,4 +1,4 @@
-import { newline } from '../../spool/newlines.js';
+import { newline } from '../spool/newlines.js';
 
 /**
  * Finds the matching lines of a block of whole lines (see `lineBlocks`).

@@ -1,4 +1,4 @@
-import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { RetryableFailure } from './http-retry.js';
 import {
   changed,

@@ -1,11 +1,11 @@
 // Greps one line-aligned part of a file and posts the lines to print, in batches, for
 // parallel-grep-scan.ts to write in part order. Loaded as a worker thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { FileSpoolReader } from '../../spool/file-spool-reader.js';
-import { countNewlines } from '../../spool/newlines.js';
-import { workerFailure } from '../../spool/parallel-ranges.js';
-import { readerChunks } from '../../spool/reader-chunks.js';
-import { tailOffset } from '../../spool/tail-offset.js';
+import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { countNewlines } from '../spool/newlines.js';
+import { workerFailure } from '../spool/parallel-ranges.js';
+import { readerChunks } from '../spool/reader-chunks.js';
+import { tailOffset } from '../spool/tail-offset.js';
 import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { batchBytes, GrepRecordWriter } from './grep-line-records.js';
 import { grepScan } from './grep-scan.js';

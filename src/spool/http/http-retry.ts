@@ -1,4 +1,4 @@
-import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
 
 /**
  * How failed requests are retried: network errors, timeouts, 408, 429 and 5xx, with exponential

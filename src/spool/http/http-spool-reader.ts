@@ -1,5 +1,6 @@
-import { raceAbort } from '../shared/abortable.js';
-import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import { raceAbort } from '../../shared/abortable.js';
+import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
+import type { ReaderDescriptor, ReadOptions, SpoolReader } from '../spool-reader.js';
 import { assembleBlocks, BlockCache } from './block-cache.js';
 import { FirstBlockCheck } from './first-block-check.js';
 import { rangeClient } from './http-range-client.js';
@@ -13,7 +14,6 @@ import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { PrefetchedRange } from './prefetched-range.js';
 import { redactUrl } from './redact-url.js';
 import type { RemoteIdentity } from './remote-identity.js';
-import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
 
 interface Remote {
   identity: RemoteIdentity;

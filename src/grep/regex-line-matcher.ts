@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { workerUrl } from '../../shared/worker-url.js';
+import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { workerUrl } from '../shared/worker-url.js';
 import type { LineMatcher } from './line-matcher.js';
 
 /**
@@ -40,7 +40,7 @@ export class RegexLineMatcher implements LineMatcher {
   #shared: SharedArrayBuffer | undefined;
 
   constructor(regex: RegExp, options: RegexLineMatcherOptions = {}) {
-    this.#worker = new Worker(workerUrl('artifact/grep/regex-worker.js'), {
+    this.#worker = new Worker(workerUrl('grep/regex-worker.js'), {
       workerData: { source: regex.source, flags: regex.flags },
       // A small nursery is collected often; each slice's strings are garbage at once, so this
       // costs no speed and keeps the worker's share of RSS small.

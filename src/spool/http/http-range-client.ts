@@ -1,4 +1,4 @@
-import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { secretsOf } from './redact-secrets.js';

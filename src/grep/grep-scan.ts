@@ -1,5 +1,5 @@
-import { type LineBlocksOptions, lineBlocks } from '../../spool/line-blocks.js';
-import { countNewlines, newline } from '../../spool/newlines.js';
+import { type LineBlocksOptions, lineBlocks } from '../spool/line-blocks.js';
+import { countNewlines, newline } from '../spool/newlines.js';
 import type { GrepSink } from './grep-sink.js';
 import type { LineMatcher } from './line-matcher.js';
 

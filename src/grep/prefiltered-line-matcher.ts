@@ -1,4 +1,4 @@
-import { newline } from '../../spool/newlines.js';
+import { newline } from '../spool/newlines.js';
 import type { LineMatcher } from './line-matcher.js';
 
 /** Past this share of the block, candidates are not worth gathering: the regex sees it all. */

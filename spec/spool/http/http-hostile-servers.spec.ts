@@ -2,7 +2,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpSpoolReader, readerChunks } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { collect, failure, numberedLog, quick } from '../helpers/http-reader.js';
+import { collect, failure, numberedLog, quick } from '../../helpers/http-reader.js';
 import {
   faulty,
   type PatternReply,
@@ -12,8 +12,8 @@ import {
   serveFiles,
   startServer,
   urlOf,
-} from '../helpers/http-servers.js';
-import { tempDirectory, tempFile } from '../helpers/temp-files.js';
+} from '../../helpers/http-servers.js';
+import { tempDirectory, tempFile } from '../../helpers/temp-files.js';
 
 /** What a lying server claims the object holds: far more than any read asks for. */
 const claimed = 256 * 1024 * 1024;

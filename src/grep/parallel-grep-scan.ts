@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { throwIfAborted } from '../../shared/spoolforge-error.js';
-import { workerUrl } from '../../shared/worker-url.js';
-import { fileParts } from '../../spool/parallel-ranges.js';
-import { WorkerInbox } from '../../spool/worker-inbox.js';
+import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { workerUrl } from '../shared/worker-url.js';
+import { fileParts } from '../spool/parallel-ranges.js';
+import { WorkerInbox } from '../spool/worker-inbox.js';
 import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
 import type { GrepScanOptions } from './grep-scan.js';
@@ -109,7 +109,7 @@ export async function parallelGrepScan(
       creditBytes,
       plain,
     };
-    return new Worker(workerUrl('artifact/grep/grep-scan-worker.js'), {
+    return new Worker(workerUrl('grep/grep-scan-worker.js'), {
       workerData: task,
       // Per-line garbage dies young: a small nursery is collected often at no cost in speed,
       // and keeps each thread's share of RSS small.

@@ -8,9 +8,9 @@ import {
   tailOffset,
 } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { collect, failure, numberedLog, quick } from '../helpers/http-reader.js';
-import { faulty, serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
-import { tempDirectory, tempFile } from '../helpers/temp-files.js';
+import { collect, failure, numberedLog, quick } from '../../helpers/http-reader.js';
+import { faulty, serveFiles, startServer, urlOf } from '../../helpers/http-servers.js';
+import { tempDirectory, tempFile } from '../../helpers/temp-files.js';
 
 describe('HttpSpoolReader against send', () => {
   it('finds the head and the last lines in one or two requests each', async () => {

@@ -1,9 +1,9 @@
-import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
-import { readerChunks } from '../spool/reader-chunks.js';
-import type { SpoolReader } from '../spool/spool-reader.js';
-import { approximateTokens, type TokenEncoding } from './estimate-tokens.js';
+import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
+import { readerChunks } from '../../spool/reader-chunks.js';
+import type { SpoolReader } from '../../spool/spool-reader.js';
+import { approximateTokens, type TokenEncoding } from './approximate-tokens.js';
+import { loadTokenizer, type Tokenizer } from './load-tokenizer.js';
 import { countInBoundedPieces, lastLineBoundary } from './token-boundaries.js';
-import { loadTokenizer, type Tokenizer } from './tokenizers.js';
 
 /**
  * How many tokens an artifact costs, and how the number was reached: `exact` (every byte

@@ -1,4 +1,4 @@
-import { decodeUtf8 } from './decode-utf8.js';
+import { decodeUtf8 } from '../decode-utf8.js';
 
 /**
  * Where UTF-8 text can be cut without changing its token count under `o200k_base` and

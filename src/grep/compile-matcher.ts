@@ -1,4 +1,4 @@
-import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
 import {
   BytesLineMatcher,

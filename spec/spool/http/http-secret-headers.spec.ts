@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { HttpSpoolReader } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
-import { failure, quick } from '../helpers/http-reader.js';
-import { startServer } from '../helpers/http-servers.js';
+import { failure, quick } from '../../helpers/http-reader.js';
+import { startServer } from '../../helpers/http-servers.js';
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 

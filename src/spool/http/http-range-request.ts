@@ -1,4 +1,4 @@
-import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
 import { type Redaction, redactError, redactOwnError } from './redact-secrets.js';
