@@ -12,7 +12,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { defineTool, formatBytes, SpooledArtifact } from 'spoolforge';
 import { OpenAIToolSession } from 'spoolforge/openai';
 import { z } from 'zod';
-import { generateLog, parseSize, rareLiteral } from '../bench/generate-log.js';
+import { generateLog, parseSize, rareLiteral } from '../bench/shared/generate-log.js';
 import { investigateLog } from './support/investigate-log-script.js';
 import { openAIChatWire } from './support/openai-chat-wire.js';
 import { startScriptedModel } from './support/scripted-model.js';

@@ -8,7 +8,7 @@ import {
   spool,
 } from 'spoolforge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateLog } from '../../bench/generate-log.js';
+import { generateLog } from '../../bench/shared/generate-log.js';
 import { chunked } from '../helpers/chunked.js';
 
 /** Special-token text counts as plain text, the way the estimator counts artifact text. */

@@ -40,7 +40,7 @@ export interface EstimateTokensOptions {
 }
 
 /**
- * Exact tokenizing runs at about 5-6 MiB/s on token-dense logs (`bench/estimate-tokens.ts`), so
+ * Exact tokenizing runs at about 5-6 MiB/s on token-dense logs (`bench/tokens/main.ts`), so
  * 1 MiB keeps an exact count near 200 ms, the same cost as a sample.
  *
  * @example

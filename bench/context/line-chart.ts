@@ -1,4 +1,4 @@
-import { escapeXml } from './ratio-chart.js';
+import { escapeXml } from '../shared/escape-xml.js';
 
 /**
  * One line of a panel: its legend label, colour, and points `[x, y]`.

@@ -1,4 +1,4 @@
-import { renderTable, type TableColumn } from './report.js';
+import { renderTable, type TableColumn } from '../shared/report.js';
 
 /** Peak RSS goal of the JSON operations: flat memory whatever the document's size. */
 export const jsonRssGoalMebibytes = 256;

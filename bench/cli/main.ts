@@ -8,31 +8,33 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
-import { distFingerprint, ensureBuilt } from './ensure-built.js';
+import { firstLine, loadAverage, parseBenchOptions } from '../shared/bench-options.js';
+import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
+import { distFingerprint, ensureBuilt } from '../shared/ensure-built.js';
+import { ensureLog } from '../shared/generate-log.js';
+import { findGnuTime, runCommand } from '../shared/measure.js';
+import { compileNodeScript } from '../shared/node-script.js';
+import { writeResults } from '../shared/report.js';
 import { measureEstimateTokens } from './estimate-tokens-row.js';
-import { ensureLog } from './generate-log.js';
 import { evaluateGoals, formatGoals } from './goals.js';
 import { measureImportCost } from './import-cost-row.js';
-import { findGnuTime, runCommand } from './measure.js';
-import { compileNodeScript } from './node-script.js';
 import { buildOperations } from './operations.js';
 import { renderRatioChart } from './ratio-chart.js';
-import { findWarnings, formatTable, type ResultRow, writeResults } from './report.js';
+import { findWarnings, formatTable, type ResultRow } from './result-row.js';
 import { addRatios, runOperation } from './run-operation.js';
 import { measureSpoolApi } from './spool-api-rows.js';
 
-const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
-const root = resolve(benchDirectory, '..');
-const cliPath = join(root, 'dist', 'cli', 'main.js');
-const distIndexPath = join(root, 'dist', 'index.js');
+const childrenDirectory = fileURLToPath(new URL('./children/', import.meta.url));
+const cliPath = join(repositoryRoot, 'dist', 'cli', 'main.js');
+const distIndexPath = join(repositoryRoot, 'dist', 'index.js');
 const mebibyte = 1024 * 1024;
 
 function gitDescription(): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', 'src'], { cwd: root, encoding: 'utf8' });
+  const inRepository = { cwd: repositoryRoot, encoding: 'utf8' } as const;
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], inRepository);
+  const dirty = spawnSync('git', ['status', '--porcelain', 'src'], inRepository);
   return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (src modified)' : ''}`;
 }
 
@@ -40,8 +42,8 @@ async function main(): Promise<void> {
   const options = parseBenchOptions();
   // Taken before the run: a commit made while it runs does not describe what was measured.
   const commit = gitDescription();
-  ensureBuilt(root);
-  const builtBefore = distFingerprint(root);
+  ensureBuilt(repositoryRoot);
+  const builtBefore = distFingerprint(repositoryRoot);
   const loadBefore = loadAverage();
   const gnuTimePath = findGnuTime();
   const ripgrep = firstLine(['rg', '--version']) !== 'not installed';
@@ -64,9 +66,9 @@ async function main(): Promise<void> {
       SPOOLFORGE_CACHE_DIR: join(workDirectory, 'index-cache-shared'),
     };
     const runOptions = { environment, rssPath: join(workDirectory, 'rss.txt') };
-    /** A child script of bench/children/, compiled to run under plain node. */
+    /** A child script of `children/`, compiled to run under plain node. */
     const childScript = (name: string) =>
-      compileNodeScript(join(benchDirectory, 'children', name), workDirectory);
+      compileNodeScript(join(childrenDirectory, name), workDirectory);
     // Counting the lines also pulls the log into the page cache before anything is timed.
     const countPath = join(workDirectory, 'count.out');
     await runCommand(
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
     console.log(formatTable(rows));
     console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
     const warnings = findWarnings(rows);
-    if (distFingerprint(root) !== builtBefore) {
+    if (distFingerprint(repositoryRoot) !== builtBefore) {
       warnings.unshift('dist/ was rebuilt while the benchmark ran: rows mix builds; run it again');
     }
     if (warnings.length > 0)
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
         `\n!!! ${warnings.length} problem(s):\n${warnings.map((line) => `!!! ${line}`).join('\n')}`,
       );
     const date = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
-    const resultsPath = join(benchDirectory, 'results', `${options.sizeLabel}-${date}.json`);
+    const resultsPath = join(resultsDirectory, `${options.sizeLabel}-${date}.json`);
     const chartPath = resultsPath.replace(/\.json$/, '.svg');
     await writeResults(resultsPath, {
       size: options.sizeLabel,

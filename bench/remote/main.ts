@@ -8,18 +8,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join } from 'node:path';
 import send from 'send';
-import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
-import { ensureBuilt } from './ensure-built.js';
-import { ensureLog, rareLiteral } from './generate-log.js';
-import { findGnuTime, type RunOptions, runCommand } from './measure.js';
-import { renderTable, type TableColumn, writeResults } from './report.js';
+import { firstLine, loadAverage, parseBenchOptions } from '../shared/bench-options.js';
+import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
+import { ensureBuilt } from '../shared/ensure-built.js';
+import { ensureLog, rareLiteral } from '../shared/generate-log.js';
+import { findGnuTime, type RunOptions, runCommand } from '../shared/measure.js';
+import { renderTable, type TableColumn, writeResults } from '../shared/report.js';
 
-const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
-const root = resolve(benchDirectory, '..');
-const cliPath = join(root, 'dist', 'cli', 'main.js');
+const cliPath = join(repositoryRoot, 'dist', 'cli', 'main.js');
 const mebibyte = 1024 * 1024;
 
 interface RemoteRow {
@@ -55,7 +53,7 @@ async function startCountingServer(path: string) {
 
 async function main(): Promise<void> {
   const options = parseBenchOptions();
-  ensureBuilt(root);
+  ensureBuilt(repositoryRoot);
   const logPath = await ensureLog({ size: options.size });
   const { url, counters, server } = await startCountingServer(logPath);
   const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-remote-bench-'));
@@ -156,7 +154,7 @@ async function main(): Promise<void> {
   );
   console.log(renderTable(columns, rows));
   const date = new Date().toISOString().replace(/[:.]/g, '-');
-  const resultsPath = join(benchDirectory, 'results', `remote-${options.sizeLabel}-${date}.json`);
+  const resultsPath = join(resultsDirectory, `remote-${options.sizeLabel}-${date}.json`);
   await writeResults(resultsPath, { size, runs: options.runs, rows });
   console.log(`\nresults: ${resultsPath}`);
 }

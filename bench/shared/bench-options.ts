@@ -1,4 +1,4 @@
-// What both benches read from the command line and the machine.
+// What the cli, json and remote benches read from the command line and the machine.
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';

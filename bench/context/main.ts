@@ -12,17 +12,16 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
+import { ensureBuilt } from '../shared/ensure-built.js';
+import { parseSize } from '../shared/generate-log.js';
+import { compileNodeScript } from '../shared/node-script.js';
 import type { ConversationReport, TurnSample } from './children/context-conversation.js';
-import { ensureBuilt } from './ensure-built.js';
-import { parseSize } from './generate-log.js';
 import { lineChartSvg } from './line-chart.js';
-import { compileNodeScript } from './node-script.js';
 
-const benchDirectory = dirname(fileURLToPath(import.meta.url));
-const root = dirname(benchDirectory);
 const { values } = parseArgs({
   options: {
     turns: { type: 'string', default: '4000' },
@@ -36,12 +35,12 @@ if (!Number.isInteger(turns) || turns < 2) throw new Error('--turns: a whole num
 const restartTurn = Math.floor(turns / 2);
 const mebibyte = 1024 * 1024;
 
-ensureBuilt(root);
-const childDirectory = join(benchDirectory, 'results', '.children');
+ensureBuilt(repositoryRoot);
+const childDirectory = join(resultsDirectory, '.children');
 await mkdir(childDirectory, { recursive: true });
 // Compiled next to the repository's node_modules, so the child resolves zod.
 const child = await compileNodeScript(
-  join(benchDirectory, 'children', 'context-conversation.ts'),
+  fileURLToPath(new URL('./children/context-conversation.ts', import.meta.url)),
   childDirectory,
 );
 const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-context-bench-'));
@@ -53,7 +52,7 @@ function runPhase(from: number, to: number): ConversationReport {
     [
       '--expose-gc',
       child,
-      join(root, 'dist', 'index.js'),
+      join(repositoryRoot, 'dist', 'index.js'),
       join(workDirectory, 'store'),
       String(from),
       String(to),
@@ -119,7 +118,7 @@ try {
     'same projection after restart': summary.sameProjectionAfterRestart,
   });
   const date = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const resultsPath = join(benchDirectory, 'results', `context-${turns}-${date}.json`);
+  const resultsPath = join(resultsDirectory, `context-${turns}-${date}.json`);
   await writeFile(resultsPath, `${JSON.stringify({ summary, samples }, null, 1)}\n`);
   const points = (pick: (sample: TurnSample) => number | null) =>
     samples.flatMap((sample): [number, number][] => {

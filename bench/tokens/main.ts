@@ -1,14 +1,14 @@
 /**
- * Token estimation bench: `npx tsx bench/estimate-tokens.ts [--size 1G] [--prefix 64M]
+ * Token estimation bench: `npm run bench:tokens -- [--size 1G] [--prefix 64M]
  * [--encoding o200k_base]` (after `npm run build`). On the cached generated log, times exact
  * counting on a prefix (to get MiB/s) against sampling on the whole file, and prints the
  * sample's error against exact on the prefix, on the whole file when it is at most 256 MiB
  * (exact on more takes minutes), and peak RSS.
  */
 import { parseArgs } from 'node:util';
-import { estimateTokens, type TokenEstimate } from '../dist/artifact/tokens/estimate-tokens.js';
-import { approximateTokens, FileSpoolReader, MemorySpoolReader } from '../dist/index.js';
-import { ensureLog, parseSize } from './generate-log.js';
+import { estimateTokens, type TokenEstimate } from '../../dist/artifact/tokens/estimate-tokens.js';
+import { approximateTokens, FileSpoolReader, MemorySpoolReader } from '../../dist/index.js';
+import { ensureLog, parseSize } from '../shared/generate-log.js';
 
 const mebibyte = 1024 * 1024;
 const largestExactWhole = 256 * mebibyte;

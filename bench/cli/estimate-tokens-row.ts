@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { median, type RunOptions, runCommand } from '../shared/measure.js';
 import type { EstimateTokensReport } from './children/estimate-tokens-api.js';
-import { median, type RunOptions, runCommand } from './measure.js';
-import type { ResultRow } from './report.js';
+import type { ResultRow } from './result-row.js';
 
 const mebibyte = 1024 * 1024;
 
@@ -30,7 +30,7 @@ export interface EstimateTokensOptions {
  * tokenizer's load, as a first call does), and returns one row: the in-process time, the
  * child's own peak RSS, and the count and method in the note. No tool gives a reference count
  * and an exact one would take minutes (about 5 MiB/s), so the output check is `n/a`;
- * `npx tsx bench/estimate-tokens.ts` measures the sample's error.
+ * `npm run bench:tokens` measures the sample's error.
  *
  * @example
  * ```ts

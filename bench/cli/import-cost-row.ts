@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median, type RunOptions, runCommand } from '../shared/measure.js';
 import type { ImportCostReport } from './children/import-cost.js';
-import { median, type RunOptions, runCommand } from './measure.js';
-import type { ResultRow } from './report.js';
+import type { ResultRow } from './result-row.js';
 
 const mebibyte = 1024 * 1024;
 

@@ -29,7 +29,7 @@ if (!distIndexPath || !path || !pattern || !tailLines) {
 // Loaded by path so the compiled script runs from anywhere against the built library.
 const library = (await import(
   pathToFileURL(distIndexPath).href
-)) as typeof import('../../src/index.js');
+)) as typeof import('../../../src/index.js');
 // maxRSS is in KiB on Linux and macOS.
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
 

@@ -1,5 +1,6 @@
+import { renderTable, type TableColumn } from '../shared/report.js';
 import { cliTool, type OperationKey } from './operations.js';
-import { type ResultRow, renderTable, rssWarningMebibytes, type TableColumn } from './report.js';
+import { type ResultRow, rssWarningMebibytes } from './result-row.js';
 
 const gibibyte = 1024 * 1024 * 1024;
 

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { median, type RunOptions, runCommand } from '../shared/measure.js';
 import type { JsonApiReport } from './children/json-api.js';
 import type { JsonData } from './generate-json.js';
 import type { JsonResultRow } from './json-report.js';
-import { median, type RunOptions, runCommand } from './measure.js';
 
 const mebibyte = 1024 * 1024;
 
-/** The operations, as `bench/children/json-api.ts` names them. */
+/** The operations, as `children/json-api.ts` names them. */
 export const jsonOperations = [
   'length',
   'slice',

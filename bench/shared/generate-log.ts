@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dataDirectory } from './bench-paths.js';
 import {
   buildEntryPool,
   Clock,
@@ -28,7 +28,6 @@ const longLinePositions = [0.1, 0.3, 0.6, 0.85, 0.95];
 /** One lower-case occurrence, so `grep -i` counts one more line than the case-sensitive grep. */
 const lowerCaseRarePosition = 0.66;
 
-const defaultDirectory = fileURLToPath(new URL('./data/', import.meta.url));
 /** Big batches keep per-write overhead negligible; the stream still applies back-pressure. */
 const batchBytes = 4 * 1024 * 1024;
 
@@ -93,7 +92,7 @@ export async function ensureLog(options: { size: number; directory?: string }): 
   if (!Number.isSafeInteger(size) || size <= 0) {
     throw new RangeError(`size must be a positive number of bytes, got ${size}`);
   }
-  const directory = options.directory ?? defaultDirectory;
+  const directory = options.directory ?? dataDirectory;
   const path = join(directory, logFileName(size));
   const cached = await stat(path).catch(() => undefined);
   if (cached?.isFile()) return path;

@@ -1,9 +1,19 @@
+/**
+ * The JSON benchmark: `npm run bench:json -- [--size 1G] [--runs 3]`. On a generated JSON array
+ * of API log records and a JSONL file of the same records, times `SpooledJsonArtifact`'s
+ * queries (one fresh process each) against jq and a naive `JSON.parse`, checks every answer
+ * against the generator's counts, prints a table and writes JSON to `bench/results/`.
+ */
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLine, loadAverage, parseBenchOptions } from './bench-options.js';
-import { ensureBuilt } from './ensure-built.js';
+import { firstLine, loadAverage, parseBenchOptions } from '../shared/bench-options.js';
+import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
+import { ensureBuilt } from '../shared/ensure-built.js';
+import { findGnuTime, runCommand } from '../shared/measure.js';
+import { compileNodeScript } from '../shared/node-script.js';
+import { writeResults } from '../shared/report.js';
 import { ensureJsonData } from './generate-json.js';
 import { buildJsonMeasurements, runJsonMeasurement } from './json-measurements.js';
 import {
@@ -12,18 +22,14 @@ import {
   type JsonResultRow,
   jsonRssGoalMebibytes,
 } from './json-report.js';
-import { findGnuTime, runCommand } from './measure.js';
-import { compileNodeScript } from './node-script.js';
-import { writeResults } from './report.js';
 
-const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
-const root = resolve(benchDirectory, '..');
+const childrenDirectory = fileURLToPath(new URL('./children/', import.meta.url));
 const mebibyte = 1024 * 1024;
 
 async function main(): Promise<void> {
   const options = parseBenchOptions();
   const loadBefore = loadAverage();
-  ensureBuilt(root);
+  ensureBuilt(repositoryRoot);
   const gnuTimePath = findGnuTime();
   const jqVersion = firstLine(['jq', '--version']);
   const generationStart = performance.now();
@@ -35,8 +41,8 @@ async function main(): Promise<void> {
   try {
     // The runs take minutes: a private copy of dist/ keeps a rebuild meanwhile out of them.
     // Its bare imports resolve through a node_modules link next to it.
-    await cp(join(root, 'dist'), join(workDirectory, 'dist'), { recursive: true });
-    await symlink(join(root, 'node_modules'), join(workDirectory, 'node_modules'), 'dir');
+    await cp(join(repositoryRoot, 'dist'), join(workDirectory, 'dist'), { recursive: true });
+    await symlink(join(repositoryRoot, 'node_modules'), join(workDirectory, 'node_modules'), 'dir');
     const runOptions = {
       environment: process.env,
       gnuTimePath,
@@ -48,7 +54,7 @@ async function main(): Promise<void> {
       await runCommand({ argv: ['cat', path] }, { ...runOptions, stdoutPath: '/dev/null' });
     }
     const compile = (name: string) =>
-      compileNodeScript(join(benchDirectory, 'children', name), workDirectory);
+      compileNodeScript(join(childrenDirectory, name), workDirectory);
     const measurements = buildJsonMeasurements(data, {
       distIndexPath: join(workDirectory, 'dist', 'index.js'),
       apiScriptPath: await compile('json-api.ts'),
@@ -79,13 +85,13 @@ async function main(): Promise<void> {
         `\n!!! ${warnings.length} problem(s):\n${warnings.map((line) => `!!! ${line}`).join('\n')}`,
       );
     }
-    const resultsPath = join(benchDirectory, 'results', `json-${options.sizeLabel}.json`);
+    const resultsPath = join(resultsDirectory, `json-${options.sizeLabel}.json`);
     await writeResults(resultsPath, {
       size: options.sizeLabel,
       data,
       runs: options.runs,
       date: new Date().toISOString(),
-      commit: firstLine(['git', '-C', root, 'rev-parse', '--short', 'HEAD']),
+      commit: firstLine(['git', '-C', repositoryRoot, 'rev-parse', '--short', 'HEAD']),
       machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
       versions: { node: process.version, jq: jqVersion },
       notes,

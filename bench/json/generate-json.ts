@@ -2,13 +2,12 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dataDirectory } from '../shared/bench-paths.js';
 import { JsonRecordComposer, type RecordFacts } from './json-record-composer.js';
 
 /** Bump whenever the output changes, so cached files from an older generator are not reused. */
 export const jsonGeneratorVersion = 1;
 
-const defaultDirectory = fileURLToPath(new URL('./data/', import.meta.url));
 const seed = 0x15011;
 /** Records are joined into batches this large before a write, to keep per-write cost small. */
 const batchBytes = 4 * 1024 * 1024;
@@ -48,7 +47,7 @@ export async function ensureJsonData(options: {
   if (!Number.isSafeInteger(size) || size <= 0) {
     throw new RangeError(`size must be a positive number of bytes, got ${size}`);
   }
-  const directory = options.directory ?? defaultDirectory;
+  const directory = options.directory ?? dataDirectory;
   const base = join(directory, `api-records-${size}-v${jsonGeneratorVersion}`);
   const paths = { jsonPath: `${base}.json`, jsonlPath: `${base}.jsonl` };
   const factsPath = `${base}.facts.json`;

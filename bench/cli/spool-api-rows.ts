@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { rareLiteral } from '../shared/generate-log.js';
+import { median, type RunOptions, runCommand } from '../shared/measure.js';
 import type { SpoolApiReport } from './children/spool-api.js';
-import { rareLiteral } from './generate-log.js';
-import { median, type RunOptions, runCommand } from './measure.js';
 import type { OperationKey } from './operations.js';
-import type { OutputCheck, ResultRow } from './report.js';
+import type { OutputCheck, ResultRow } from './result-row.js';
 
 const mebibyte = 1024 * 1024;
 const gibibyte = 1024 * mebibyte;

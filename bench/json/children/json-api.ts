@@ -36,7 +36,7 @@ if (!distIndexPath || !path || (format !== 'json' && format !== 'jsonl') || !ope
 // Loaded by path so the compiled script runs from anywhere against the built library.
 const library = (await import(
   pathToFileURL(distIndexPath).href
-)) as typeof import('../../src/index.js');
+)) as typeof import('../../../src/index.js');
 const { SpooledJsonArtifact } = library;
 
 const artifact = SpooledJsonArtifact.fromFile(path, { format });

@@ -1,5 +1,5 @@
-import { rareLiteral } from './generate-log.js';
-import type { CommandSpec } from './measure.js';
+import { rareLiteral } from '../shared/generate-log.js';
+import type { CommandSpec } from '../shared/measure.js';
 
 /**
  * Which column a tool's time is the reference for: every row is compared with its operation's

@@ -24,7 +24,7 @@ if (!distIndexPath || !path) {
 // Loaded by path so the compiled script runs from anywhere against the built library.
 const library = (await import(
   pathToFileURL(distIndexPath).href
-)) as typeof import('../../src/index.js');
+)) as typeof import('../../../src/index.js');
 
 const artifact = new library.SpooledArtifact(new library.FileSpoolReader(path));
 const start = performance.now();

@@ -52,7 +52,7 @@ if (!distIndexPath || !storeDirectory || !from || !to || !minOutput || !maxOutpu
 }
 const library = (await import(
   pathToFileURL(distIndexPath).href
-)) as typeof import('../../src/index.js');
+)) as typeof import('../../../src/index.js');
 const { z } = await import('zod');
 
 const contextWindow = 128_000;
@@ -101,7 +101,7 @@ const fetchLogs = library.defineTool({
 });
 
 /** A deterministic stand-in for a model's summary: bounded, names the latest refs. */
-const summarise: import('../../src/index.js').Summariser = async (messages) => {
+const summarise: import('../../../src/index.js').Summariser = async (messages) => {
   const refs = messages.flatMap((message) =>
     message.role === 'tool' && message.ref ? [message.ref] : [],
   );

@@ -1,5 +1,6 @@
+import { escapeXml } from '../shared/escape-xml.js';
 import { cliTool } from './operations.js';
-import type { ResultRow } from './report.js';
+import type { ResultRow } from './result-row.js';
 
 /**
  * What the chart says above its bars.
@@ -38,16 +39,6 @@ const footerHeight = 44;
 const ripgrepColor = '#e07b24';
 const gnuColor = '#3466b0';
 const font = 'font-family="Helvetica, Arial, sans-serif"';
-
-/** Text safe inside SVG elements and attributes. */
-export function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ??
-      character,
-  );
-}
 
 function formatRatio(ratio: number): string {
   if (ratio >= 10) return `${ratio.toFixed(0)}×`;

@@ -1,8 +1,8 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareFiles, median, type RunResult, runCommand } from './measure.js';
+import { compareFiles, median, type RunResult, runCommand } from '../shared/measure.js';
 import { type Operation, shellCommand, type ToolCommand, type ToolRole } from './operations.js';
-import type { ResultRow } from './report.js';
+import type { ResultRow } from './result-row.js';
 
 const mebibyte = 1024 * 1024;
 

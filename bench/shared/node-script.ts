@@ -10,7 +10,7 @@ import ts from 'typescript';
  *
  * @example
  * ```ts
- * const script = await compileNodeScript('bench/children/naive-count.ts', temporaryDirectory);
+ * const script = await compileNodeScript('bench/cli/children/naive-count.ts', temporaryDirectory);
  * await runCommand({ argv: [process.execPath, script, logPath, 'ERROR'] }, options);
  * ```
  */
