@@ -13,6 +13,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./dist/index.js', import.meta.url)),
       },
       {
+        find: /^spoolforge\/engine$/,
+        replacement: fileURLToPath(new URL('./dist/engine.js', import.meta.url)),
+      },
+      {
         find: /^spoolforge\/(openai|anthropic|ai-sdk)$/,
         replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
       },

@@ -4,8 +4,9 @@
 //   npx tsx examples/anthropic-agent.ts                      offline, against a scripted model
 //   ANTHROPIC_API_KEY=… [ANTHROPIC_MODEL=…] npx tsx examples/anthropic-agent.ts    the real API
 import Anthropic from '@anthropic-ai/sdk';
-import { approximateTokens, defineTool, SpooledArtifact, type ToolCall } from 'spoolforge';
+import { defineTool, SpooledArtifact, type ToolCall } from 'spoolforge';
 import { AnthropicToolSession } from 'spoolforge/anthropic';
+import { approximateTokens } from 'spoolforge/engine';
 import { z } from 'zod';
 import { anthropicWire } from './support/anthropic-wire.js';
 import { investigateLog } from './support/investigate-log-script.js';

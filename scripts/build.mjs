@@ -1,7 +1,7 @@
 // Builds dist/: tsc writes the declarations (dist/**/*.d.ts), esbuild the JavaScript.
 //
-// The library is bundled: its entries (the package and its provider subpaths) plus shared
-// chunks, instead of some 130 modules that Node would resolve and load one by one on every
+// The library is bundled: its entries (the package, its engine and provider subpaths) plus
+// shared chunks, instead of some 130 modules that Node would resolve and load one by one on every
 // `import('spoolforge')`. Packages stay external (zod, the tokenizers, micromark… are the
 // user's installed copies) and every dynamic import stays a dynamic import, so what is loaded
 // on first use still is. The CLI is bundled on its own, one chunk per command, loaded only when
@@ -41,6 +41,7 @@ const common = {
 };
 const library = [
   'index',
+  'engine',
   'providers/openai/index',
   'providers/anthropic/index',
   'providers/ai-sdk/index',

@@ -4,27 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { exportNames } from './helpers/export-names.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Loads `specifier` in a fresh Node process (from the package root, so it self-references). */
-function exportNames(specifier: string, how: 'require' | 'import'): string[] {
-  const load =
-    how === 'require'
-      ? `Promise.resolve(require(${JSON.stringify(specifier)}))`
-      : `import(${JSON.stringify(specifier)})`;
-  const result = spawnSync(
-    process.execPath,
-    ['-e', `${load}.then((m) => console.log(JSON.stringify(Object.keys(m))))`],
-    { cwd: root, encoding: 'utf8' },
-  );
-  expect(result.stderr).not.toMatch(/Error/);
-  return JSON.parse(result.stdout);
-}
 
 describe('the built package', () => {
   it.each([
     ['spoolforge', 'spool'],
+    ['spoolforge/engine', 'grepScan'],
     ['spoolforge/openai', 'toChatCompletionsMessages'],
     ['spoolforge/anthropic', 'toAnthropicMessages'],
     ['spoolforge/ai-sdk', 'spoolforgeToolSet'],
@@ -100,19 +87,22 @@ function packagesLoadedBy(specifier: string): string[] {
 }
 
 describe('importing the package', () => {
-  it('loads no dependency a call may never need: they load on first use', () => {
-    const loaded = packagesLoadedBy('spoolforge');
-    // The hook saw the imports: zod loads with the package (tool schemas are built on import).
-    expect(loaded).toContain('zod');
-    for (const lazy of [
-      'gpt-tokenizer',
-      'micromark',
-      'jsonpath-plus',
-      '@msgpack/msgpack',
-      'send',
-      'fast-glob',
-    ]) {
-      expect(loaded).not.toContain(lazy);
-    }
-  });
+  it.each(['spoolforge', 'spoolforge/engine'])(
+    '%s loads no dependency a call may never need: they load on first use',
+    (specifier) => {
+      const loaded = packagesLoadedBy(specifier);
+      // The hook saw the imports: zod loads with the package (tool schemas are built on import).
+      expect(loaded).toContain('zod');
+      for (const lazy of [
+        'gpt-tokenizer',
+        'micromark',
+        'jsonpath-plus',
+        '@msgpack/msgpack',
+        'send',
+        'fast-glob',
+      ]) {
+        expect(loaded).not.toContain(lazy);
+      }
+    },
+  );
 });

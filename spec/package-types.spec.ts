@@ -17,6 +17,7 @@ afterAll(() => rmSync(consumer, { recursive: true, force: true }));
 
 const source = `
 import { spool, SpooledArtifact, ToolSession } from 'spoolforge';
+import { grepScan } from 'spoolforge/engine';
 import { toChatCompletionsMessages } from 'spoolforge/openai';
 import { toAnthropicMessages } from 'spoolforge/anthropic';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
@@ -24,7 +25,7 @@ import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
 export async function check(): Promise<number> {
   const artifact: SpooledArtifact = await spool('a\\nb\\n');
   const session = new ToolSession({ tools: [] });
-  void [toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
+  void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
   return artifact.lineCount();
 }
 `;

@@ -1,55 +1,32 @@
+/**
+ * The package entry, `spoolforge`: what an agent builder uses — spooling, artifacts and their
+ * readers, the tool session, the store and its HTTP handler, the conversation log with its
+ * projection and compaction. The engine pieces these are built from (line index, byte scans,
+ * grep matchers, forging, tokenizers…) are `spoolforge/engine` (src/engine.ts). Every run-time
+ * export is pinned by spec/package-exports.spec.ts: a new one is a decision.
+ *
+ * @packageDocumentation
+ */
+
+// Artifact: spooling, the artifact classes and Media.
 export {
   type ArtifactClassChooser,
   defaultArtifactClassFor,
 } from './artifact/artifact-class-for-kind.js';
 export type { ArtifactLine } from './artifact/artifact-line.js';
-export { decodeUtf8 } from './artifact/decode-utf8.js';
-export {
-  type ArtifactKind,
-  detectKind,
-  kindOfMediaType,
-  mediaTypeOfKind,
-  resolveKind,
-  sniffBytes,
-} from './artifact/detect-kind.js';
-export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
-export {
-  collectToolMethods,
-  type ForgeOptions,
-  forgeArtifactTools,
-  listToolName,
-} from './artifact/forge/forge-tools.js';
-export {
-  BoundedText,
-  continueWith,
-  cutLine,
-  defaultResultLimits,
-  fromModelLine,
-  fromModelRange,
-  type ResultLimits,
-  toModelLine,
-} from './artifact/forge/model-lines.js';
-export type {
-  ToolMethodContext,
-  ToolMethodDescriptor,
-} from './artifact/forge/tool-method-descriptor.js';
+export type { ArtifactKind } from './artifact/detect-kind.js';
+export type { ForgeOptions } from './artifact/forge/forge-tools.js';
+export type { ResultLimits } from './artifact/forge/model-lines.js';
 export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-artifact.js';
-export { streamGrep } from './artifact/grep-artifact.js';
-export {
-  findJsonSyntaxError,
-  type JsonSyntaxProblem,
-} from './artifact/json/find-json-syntax-error.js';
 export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
 export type { JsonMatch } from './artifact/json/json-path-query.js';
 export type { JsonType } from './artifact/json/json-scan-types.js';
-export { formatShapeField, JsonShape, type ShapeField } from './artifact/json/json-shape.js';
-export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
+export type { JsonShape, ShapeField } from './artifact/json/json-shape.js';
 export {
   type JsonScanOptions,
   SpooledJsonArtifact,
   type SpooledJsonArtifactOptions,
 } from './artifact/json/spooled-json-artifact.js';
-export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export type {
   CodeBlockQueryOptions,
   DefinitionSeeds,
@@ -67,30 +44,16 @@ export type {
   SpooledMarkdownArtifactOptions,
 } from './artifact/markdown/markdown-types.js';
 export { SpooledMarkdownArtifact } from './artifact/markdown/spooled-markdown-artifact.js';
-export {
-  Media,
-  type MediaFromFileOptions,
-  type MediaOptions,
-  sniffMediaType,
-} from './artifact/media.js';
+export { Media, type MediaFromFileOptions, type MediaOptions } from './artifact/media.js';
 export { type SpoolOptions, type SpoolSource, spool } from './artifact/spool.js';
 export {
   type QueryOptions,
   SpooledArtifact,
   type SpooledArtifactOptions,
 } from './artifact/spooled-artifact.js';
-export { approximateTokens, type TokenEncoding } from './artifact/tokens/approximate-tokens.js';
-export {
-  defaultExactUpTo,
-  type EstimateTokensOptions,
-  estimateTokens,
-  type TokenEstimate,
-} from './artifact/tokens/estimate-tokens.js';
-export {
-  countTextTokens,
-  loadTokenizer,
-  type Tokenizer,
-} from './artifact/tokens/load-tokenizer.js';
+export type { TokenEncoding } from './artifact/tokens/approximate-tokens.js';
+export type { TokenEstimate } from './artifact/tokens/estimate-tokens.js';
+// Context: the conversation log and its backends, the budgeted projection, compaction.
 export { type CompactLogOptions, compactLog } from './context/compact-log.js';
 export {
   type CompactOptions,
@@ -115,12 +78,7 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
-export {
-  defaultToolOutputLimits,
-  messageView,
-  type ToolOutputLimits,
-  toolOutputRef,
-} from './context/message-view.js';
+export type { ToolOutputLimits } from './context/message-view.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
@@ -146,12 +104,10 @@ export {
   type UiToolEventsOptions,
   uiToolEvents,
 } from './context/ui-tool-events.js';
-export { type HandleOptions, renderHandle } from './executor/render-handle.js';
-export {
-  type ExecuteOptions,
-  executeToolCall,
-  type ToolCallRequest,
-} from './executor/tool-executor.js';
+
+// Executor: the provider-neutral agent loop and what a tool's return value becomes.
+export type { HandleOptions } from './executor/render-handle.js';
+export type { ExecuteOptions, ToolCallRequest } from './executor/tool-executor.js';
 export {
   type ContentPart,
   contentText,
@@ -160,72 +116,32 @@ export {
 } from './executor/tool-result-content.js';
 export { ToolSession, type ToolSessionOptions } from './executor/tool-session.js';
 export {
-  defaultInlineThreshold,
   type WrapOptions,
   type WrappedValue,
   wrapResult,
   wrapValue,
 } from './executor/wrap-result.js';
-export { compileMatcher, type PatternOptions } from './grep/compile-matcher.js';
-export { type GrepScanOptions, type GrepScanResult, grepScan } from './grep/grep-scan.js';
-export type { GrepSink } from './grep/grep-sink.js';
-export {
-  BytesLineMatcher,
-  CaseFoldingBytesLineMatcher,
-  type LineMatcher,
-} from './grep/line-matcher.js';
-export {
-  type ParallelGrepCountOptions,
-  parallelGrepCount,
-} from './grep/parallel-grep-count.js';
-export {
-  type ParallelGrepScanOptions,
-  type ParallelGrepScanResult,
-  parallelGrepScan,
-} from './grep/parallel-grep-scan.js';
-export {
-  RegexLineMatcher,
-  type RegexLineMatcherOptions,
-} from './grep/regex-line-matcher.js';
+export type { PatternOptions } from './grep/compile-matcher.js';
+// Serve: a store over HTTP.
 export {
   type ArtifactHandler,
   type ArtifactHandlerOptions,
   createArtifactHandler,
 } from './serve/artifact-handler.js';
-export { formatBytes } from './shared/format-bytes.js';
+// Errors.
 export {
-  abortError,
   SpoolforgeError,
   type SpoolforgeErrorCode,
-  throwIfAborted,
 } from './shared/spoolforge-error.js';
+// Spool: the readers users construct, the writer of a growing artifact, reopening a descriptor.
 export { FileSpoolReader } from './spool/file-spool-reader.js';
 export { HttpSpoolReader } from './spool/http/http-spool-reader.js';
 export type { HttpSpoolReaderOptions } from './spool/http/http-spool-reader-options.js';
-export { redactUrl } from './spool/http/redact-url.js';
-export { type LineBlocksOptions, lineBlocks } from './spool/line-blocks.js';
-export {
-  type LineCheckpoint,
-  LineIndex,
-  type LineIndexOptions,
-  type LineIndexSnapshot,
-  type LineIndexSnapshotView,
-} from './spool/line-index.js';
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';
-export { countNewlines } from './spool/newlines.js';
 export { openReader } from './spool/open-reader.js';
-export {
-  buildLineIndexInParallel,
-  type ParallelIndexOptions,
-} from './spool/parallel-line-index.js';
-export { type ByteRange, fileParts, lineAlignedRanges } from './spool/parallel-ranges.js';
-export { type ReaderChunksOptions, readerChunks } from './spool/reader-chunks.js';
-export { type SeekLineOptions, seekLine } from './spool/seek-line.js';
 export type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool/spool-reader.js';
 export { SpoolWriter, type SpoolWriterOptions } from './spool/spool-writer.js';
-export { type TailOffsetOptions, tailOffset } from './spool/tail-offset.js';
-export { defaultThreadCount } from './spool/thread-count.js';
-export { isArtifactId } from './store/artifact-id.js';
+// Store: persistent artifacts.
 export { ArtifactStore } from './store/artifact-store.js';
 export type {
   ArtifactStoreOptions,
@@ -234,7 +150,7 @@ export type {
   PutOptions,
   StoredArtifactRecord,
 } from './store/artifact-store-types.js';
-export { type ArtifactTool, artifactTool, isArtifactTool } from './tools/artifact-tool.js';
+// Tools: the generic tool primitives.
 export { DispatchContext } from './tools/dispatch-context.js';
 export {
   type ArtifactConstructorLike,

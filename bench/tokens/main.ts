@@ -6,8 +6,8 @@
  * (exact on more takes minutes), and peak RSS.
  */
 import { parseArgs } from 'node:util';
-import { estimateTokens, type TokenEstimate } from '../../dist/artifact/tokens/estimate-tokens.js';
-import { approximateTokens, FileSpoolReader, MemorySpoolReader } from '../../dist/index.js';
+import { approximateTokens, estimateTokens } from '../../dist/engine.js';
+import { FileSpoolReader, MemorySpoolReader, type TokenEstimate } from '../../dist/index.js';
 import { ensureLog, parseSize } from '../shared/generate-log.js';
 
 const mebibyte = 1024 * 1024;

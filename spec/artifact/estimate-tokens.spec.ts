@@ -1,12 +1,7 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import {
-  estimateTokens,
-  type SpooledArtifact,
-  SpoolforgeError,
-  type SpoolReader,
-  spool,
-} from 'spoolforge';
+import { type SpooledArtifact, SpoolforgeError, type SpoolReader, spool } from 'spoolforge';
+import { estimateTokens } from 'spoolforge/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLog } from '../../bench/shared/generate-log.js';
 import { chunked } from '../helpers/chunked.js';

@@ -1,11 +1,5 @@
-import {
-  DispatchContext,
-  fromModelRange,
-  SpooledArtifact,
-  spool,
-  ToolCall,
-  toModelLine,
-} from 'spoolforge';
+import { DispatchContext, SpooledArtifact, spool, ToolCall } from 'spoolforge';
+import { fromModelRange, toModelLine } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeForged } from '../helpers/forged-tools.js';

@@ -1,7 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
 import {
   DispatchContext,
-  detectKind,
   type JsonMatch,
   SpooledArtifact,
   SpooledJsonArtifact,
@@ -10,6 +9,7 @@ import {
   spool,
   ToolCall,
 } from 'spoolforge';
+import { detectKind } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invokeForged } from '../helpers/forged-tools.js';
 

@@ -1,4 +1,5 @@
-import { Media, SpoolforgeError, sniffMediaType } from 'spoolforge';
+import { Media, SpoolforgeError } from 'spoolforge';
+import { sniffMediaType } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
 

@@ -1,4 +1,4 @@
-import { BytesLineMatcher } from 'spoolforge';
+import { BytesLineMatcher } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
 

@@ -1,4 +1,4 @@
-import { CaseFoldingBytesLineMatcher } from 'spoolforge';
+import { CaseFoldingBytesLineMatcher } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
 

@@ -1,15 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileSpoolReader, SpoolforgeError } from 'spoolforge';
 import {
   compileMatcher,
-  FileSpoolReader,
   type GrepSink,
   grepScan,
   type ParallelGrepScanOptions,
   parallelGrepScan,
   readerChunks,
-  SpoolforgeError,
-} from 'spoolforge';
+} from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
 import { hasGnu, runCommand } from '../helpers/run-cli.js';

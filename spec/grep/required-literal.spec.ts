@@ -1,4 +1,4 @@
-import { compileMatcher } from 'spoolforge';
+import { compileMatcher } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { requiredLiteral, requiredLiterals } from '../../src/grep/required-literal.js';
 

@@ -1,12 +1,5 @@
-import {
-  FileSpoolReader,
-  LineIndex,
-  MemorySpoolReader,
-  readerChunks,
-  type SpoolReader,
-  seekLine,
-  tailOffset,
-} from 'spoolforge';
+import { FileSpoolReader, MemorySpoolReader, type SpoolReader } from 'spoolforge';
+import { LineIndex, readerChunks, seekLine, tailOffset } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/temp-files.js';
 

@@ -1,4 +1,4 @@
-import { countNewlines } from 'spoolforge';
+import { countNewlines } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../helpers/seeded-random.js';
 

@@ -1,17 +1,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileSpoolReader, SpoolforgeError } from 'spoolforge';
 import {
   buildLineIndexInParallel,
   compileMatcher,
-  FileSpoolReader,
   fileParts,
   grepScan,
   LineIndex,
   parallelGrepCount,
   readerChunks,
-  SpoolforgeError,
   seekLine,
-} from 'spoolforge';
+} from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
 import { tempDirectory } from '../helpers/temp-files.js';

@@ -2,11 +2,11 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ArtifactStore,
-  LineIndex,
   type SpooledArtifact,
   SpoolforgeError,
   type StoredArtifactRecord,
 } from 'spoolforge';
+import { LineIndex } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory, tempFile } from '../helpers/temp-files.js';
 import { errorCode, openStore } from './store-helpers.js';

@@ -1,10 +1,5 @@
-import {
-  artifactTool,
-  DispatchContext,
-  defineTool,
-  isArtifactTool,
-  ToolRegistry,
-} from 'spoolforge';
+import { DispatchContext, defineTool, ToolRegistry } from 'spoolforge';
+import { artifactTool, isArtifactTool } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

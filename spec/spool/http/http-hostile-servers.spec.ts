@@ -1,6 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HttpSpoolReader, readerChunks } from 'spoolforge';
+import { HttpSpoolReader } from 'spoolforge';
+import { readerChunks } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { collect, failure, numberedLog, quick } from '../../helpers/http-reader.js';
 import {

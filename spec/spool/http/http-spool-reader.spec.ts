@@ -1,12 +1,7 @@
 import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  FileSpoolReader,
-  HttpSpoolReader,
-  readerChunks,
-  SpooledArtifact,
-  tailOffset,
-} from 'spoolforge';
+import { FileSpoolReader, HttpSpoolReader, SpooledArtifact } from 'spoolforge';
+import { readerChunks, tailOffset } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { collect, failure, numberedLog, quick } from '../../helpers/http-reader.js';
 import { faulty, serveFiles, startServer, urlOf } from '../../helpers/http-servers.js';

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { exportNames } from './helpers/export-names.js';
+
+/** The run-time export names of `specifier`, sorted, as a fresh Node process imports it. */
+function runTimeExports(specifier: string): string[] {
+  return exportNames(specifier, 'import').sort();
+}
+
+// Each list is the whole public surface of its entry: adding, removing or moving an export
+// changes a list here, so every change of the API is a decision made in review.
+describe('the export lists of the built package', () => {
+  it('spoolforge: what an agent builder uses', () => {
+    expect(runTimeExports('spoolforge')).toEqual([
+      'ArtifactStore',
+      'ConversationLog',
+      'DispatchContext',
+      'FileSpoolReader',
+      'HttpSpoolReader',
+      'JsonlConversationLogBackend',
+      'Media',
+      'MemoryConversationLogBackend',
+      'MemorySpoolReader',
+      'SpoolWriter',
+      'SpooledArtifact',
+      'SpooledJsonArtifact',
+      'SpooledMarkdownArtifact',
+      'SpoolforgeError',
+      'ToolCall',
+      'ToolRegistry',
+      'ToolSession',
+      'compact',
+      'compactLog',
+      'contentText',
+      'contextBudget',
+      'createArtifactHandler',
+      'defaultArtifactClassFor',
+      'defineTool',
+      'openReader',
+      'pairToolCalls',
+      'parseSummaryReply',
+      'projectContext',
+      'shouldCompact',
+      'spool',
+      'summaryMessage',
+      'summaryRequest',
+      'toolOutputCacheTools',
+      'uiToolEvents',
+      'wrapResult',
+      'wrapValue',
+    ]);
+  });
+
+  it('spoolforge/engine: the pieces the package is built from', () => {
+    expect(runTimeExports('spoolforge/engine')).toEqual([
+      'BoundedText',
+      'BytesLineMatcher',
+      'CaseFoldingBytesLineMatcher',
+      'JsonShape',
+      'LineIndex',
+      'RegexLineMatcher',
+      'abortError',
+      'approximateTokens',
+      'artifactTool',
+      'baseToolMethods',
+      'buildLineIndexInParallel',
+      'collectToolMethods',
+      'compileMatcher',
+      'continueWith',
+      'countNewlines',
+      'countTextTokens',
+      'cutLine',
+      'decodeUtf8',
+      'defaultExactUpTo',
+      'defaultInlineThreshold',
+      'defaultResultLimits',
+      'defaultThreadCount',
+      'defaultToolOutputLimits',
+      'detectKind',
+      'estimateTokens',
+      'executeToolCall',
+      'fileParts',
+      'findJsonSyntaxError',
+      'forgeArtifactTools',
+      'formatBytes',
+      'formatShapeField',
+      'fromModelLine',
+      'fromModelRange',
+      'grepScan',
+      'isArtifactId',
+      'isArtifactTool',
+      'jsonToolMethods',
+      'kindOfMediaType',
+      'lineAlignedRanges',
+      'lineBlocks',
+      'listToolName',
+      'loadTokenizer',
+      'markdownToolMethods',
+      'mediaTypeOfKind',
+      'messageView',
+      'parallelGrepCount',
+      'parallelGrepScan',
+      'readerChunks',
+      'redactUrl',
+      'renderHandle',
+      'resolveKind',
+      'seekLine',
+      'sniffBytes',
+      'sniffMediaType',
+      'streamGrep',
+      'tailOffset',
+      'throwIfAborted',
+      'toModelLine',
+      'toolOutputRef',
+    ]);
+  });
+
+  it('spoolforge/openai', () => {
+    expect(runTimeExports('spoolforge/openai')).toEqual([
+      'OpenAIToolSession',
+      'fromChatCompletionsMessage',
+      'fromChatCompletionsToolCalls',
+      'fromResponsesOutput',
+      'fromResponsesOutputItems',
+      'openAISummariser',
+      'toChatCompletionsMessages',
+      'toChatCompletionsToolMessages',
+      'toChatCompletionsTools',
+      'toFunctionDefinitions',
+      'toResponsesInput',
+      'toResponsesToolOutputs',
+      'toResponsesTools',
+      'usageOfChatCompletion',
+      'usageOfResponse',
+    ]);
+  });
+
+  it('spoolforge/anthropic', () => {
+    expect(runTimeExports('spoolforge/anthropic')).toEqual([
+      'AnthropicToolSession',
+      'anthropicSummariser',
+      'defaultMaxImageBytes',
+      'fromAnthropicContent',
+      'fromAnthropicMessage',
+      'toAnthropicMessages',
+      'toAnthropicToolResults',
+      'toAnthropicTools',
+      'usageOfAnthropicMessage',
+    ]);
+  });
+
+  it('spoolforge/ai-sdk', () => {
+    expect(runTimeExports('spoolforge/ai-sdk')).toEqual([
+      'spoolforgeToolSet',
+      'toModelMessages',
+      'toToolModelOutput',
+    ]);
+  });
+
+  it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {
+    const engine = new Set(runTimeExports('spoolforge/engine'));
+    expect(runTimeExports('spoolforge').filter((name) => engine.has(name))).toEqual([]);
+  });
+});
