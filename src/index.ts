@@ -115,12 +115,7 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
-export {
-  defaultToolOutputLimits,
-  messageView,
-  type ToolOutputLimits,
-  toolOutputRef,
-} from './context/message-view.js';
+export { messageView, toolOutputRef } from './context/message-view.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
