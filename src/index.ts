@@ -182,6 +182,12 @@ export {
   RegexLineMatcher,
   type RegexLineMatcherOptions,
 } from './grep/regex-line-matcher.js';
+export type { ProviderCodec } from './providers/core/provider-codec.js';
+export type { ProviderDispatch } from './providers/core/provider-dispatch.js';
+export {
+  ProviderToolSession,
+  type ProviderToolSessionOptions,
+} from './providers/core/provider-tool-session.js';
 export {
   type ArtifactHandler,
   type ArtifactHandlerOptions,
