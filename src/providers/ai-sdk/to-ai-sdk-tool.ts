@@ -21,9 +21,9 @@ export interface AiSdkToolContext {
 
 /**
  * An AI SDK tool whose calls run through the session: `execute` runs the call in the current
- * step's dispatch, so large returns are spooled and the model gets the handle. Its description and schema are those of the tool the current step offers
- * under that name (a forged tool's schema carries the step's `callId` enum), falling back to
- * `declaration` outside a step.
+ * step's dispatch, so large returns are spooled and the model gets the handle. Its description
+ * and schema are those of the tool the current step offers under that name (a forged tool's
+ * schema carries the step's `callId` enum), falling back to `declaration` outside a step.
  *
  * The schema is a lazy schema (a function), which the SDK evaluates each time it prepares a
  * step's tools. Its `validate` accepts any input: the session's executor validates against the
