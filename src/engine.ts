@@ -57,7 +57,7 @@ export {
   type Tokenizer,
 } from './artifact/tokens/load-tokenizer.js';
 // Context: one message cut to its limits.
-export { defaultToolOutputLimits, messageView, toolOutputRef } from './context/message-view.js';
+export { messageView, toolOutputRef } from './context/message-view.js';
 // Executor: handles and single tool calls.
 export { renderHandle } from './executor/render-handle.js';
 export { executeToolCall } from './executor/tool-executor.js';

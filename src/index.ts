@@ -78,7 +78,6 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
-export type { ToolOutputLimits } from './context/message-view.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
@@ -122,6 +121,13 @@ export {
   wrapValue,
 } from './executor/wrap-result.js';
 export type { PatternOptions } from './grep/compile-matcher.js';
+// Providers: the core every adapter is built on, for an adapter of another SDK.
+export type { ProviderCodec } from './providers/core/provider-codec.js';
+export type { ProviderDispatch } from './providers/core/provider-dispatch.js';
+export {
+  ProviderToolSession,
+  type ProviderToolSessionOptions,
+} from './providers/core/provider-tool-session.js';
 // Serve: a store over HTTP.
 export {
   type ArtifactHandler,

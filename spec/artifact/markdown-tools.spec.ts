@@ -245,6 +245,20 @@ describe('SpooledMarkdownArtifact.forgeTools', () => {
     );
   });
 
+  it('cuts a listed entry between characters, never inside a surrogate pair', async () => {
+    // Two headings of one parity each: whichever way the prefix falls, one cut lands mid-pair.
+    const text = `# a${'😀'.repeat(1_500)}\n\n# ab${'😀'.repeat(1_500)}\n`;
+    const context = new DispatchContext({ turnToolCalls: [await spooledCall('call_5', text)] });
+    const listed = await invoke(context, 'artifact_md_sections', { callId: 'call_5' });
+    const lines = listed.split('\n').slice(0, 2);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).toMatch(/😀… \[line cut: \d+ of \d+ chars\]$/);
+      // A lone surrogate would reach the model as U+FFFD once the text is sent as UTF-8.
+      expect(Buffer.from(line).toString()).toBe(line);
+    }
+  });
+
   it('cuts a long section with the artifact_cat call that continues it', async () => {
     const body = Array.from({ length: 3_000 }, (_, index) => `line ${index} ${'x'.repeat(40)}`);
     const context = new DispatchContext({

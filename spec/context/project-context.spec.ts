@@ -73,15 +73,15 @@ describe('projectContext', () => {
     const wide = turn(4, `${'é'.repeat(1_500)}\nsecond`);
     const narrow = await projectContext(wide, {
       contextBudgetTokens: 100_000,
-      maxMessageBytes: 1_024,
+      maxResultBytes: 1_024,
     });
     expect(narrow.messages[2]?.content).toBe(
       '[tool output cut at 1.0 KiB of 2.9 KiB (2 lines): its first line is longer than that; ' +
         'read on with tool_output_cache {"ref":"call_4","offset":1}]',
     );
     await expect(
-      projectContext(wide, { contextBudgetTokens: 1, maxMessageBytes: 100 }),
-    ).rejects.toThrow(/maxMessageBytes must be ≥ 1024/);
+      projectContext(wide, { contextBudgetTokens: 1, maxResultBytes: 100 }),
+    ).rejects.toThrow(/maxResultBytes must be ≥ 1024/);
     // Small outputs pass through as they are.
     const small = turn(2, 'ok');
     expect((await projectContext(small, { contextBudgetTokens: 1_000 })).messages).toEqual(small);

@@ -210,6 +210,22 @@ describe('spoolforge/ai-sdk with generateText', () => {
     expect(spoolforge.session.toolCalls.map((call) => call.name)).toEqual(['small_status']);
   });
 
+  it('declares every forged tool up front as its steps offer it', async () => {
+    await using spoolforge = spoolforgeToolSet({ tools: [produceLog(100_000)] });
+    const descriptionOf = (name: string) => spoolforge.tools[name]?.description;
+    const declared = new Map(
+      Object.keys(spoolforge.tools).map((name) => [name, descriptionOf(name)]),
+    );
+    spoolforge.prepareStep({ stepNumber: 0 });
+    await spoolforge.tools.produce_log?.execute?.({}, { toolCallId: 'call_1', messages: [] });
+    spoolforge.onStepFinish();
+
+    const { activeTools } = spoolforge.prepareStep({ stepNumber: 1 });
+    expect(activeTools).toEqual(expect.arrayContaining(['artifact_grep', 'artifact_list']));
+    for (const name of activeTools)
+      expect([name, descriptionOf(name)]).toEqual([name, declared.get(name)]);
+  });
+
   it('strict mode: all properties required, nulls read as left out', async () => {
     const { model, chat } = await start((turn) => {
       const [spooledId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));

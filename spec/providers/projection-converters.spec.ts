@@ -250,7 +250,7 @@ describe('projectContext counts no fewer tokens than any adapter sends', () => {
       for (const api of apis) {
         const projection = await projectContext(history, {
           contextBudgetTokens: budget,
-          maxMessageBytes: 8 * 1024,
+          maxResultBytes: 8 * 1024,
           encoding: 'o200k_base',
           instructions,
           tools: api.tools,
@@ -287,7 +287,7 @@ describe('projectContext counts no fewer tokens than any adapter sends', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const projection = await projectContext(conversation(seed), {
         contextBudgetTokens: 20_000,
-        maxMessageBytes: 8 * 1024,
+        maxResultBytes: 8 * 1024,
       });
       for (const api of apis) {
         const { calls, results } = api.pairs(projection.messages);

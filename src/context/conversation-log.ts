@@ -40,7 +40,7 @@ export interface ConversationLogOptions {
    * part with a note naming the `tool_output_cache` call that reads on, and its `ref`: a 50 MiB
    * paste costs the log, the working set and every request 50 KiB. Default 50 KiB.
    */
-  maxMessageBytes?: number;
+  maxResultBytes?: number;
   /** Epoch milliseconds for event times. Default `Date.now`. */
   now?: () => number;
   signal?: AbortSignal;
@@ -71,7 +71,7 @@ export class ConversationLog {
   readonly store: ArtifactStore | undefined;
   readonly backend: ConversationLogBackend;
   readonly #now: () => number;
-  readonly #maxMessageBytes: number;
+  readonly #maxResultBytes: number;
   #compaction: CompactionRecord | undefined;
   #events: MessageEvent[];
   #nextSeq: number;
@@ -79,7 +79,7 @@ export class ConversationLog {
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
       now: () => number;
-      maxMessageBytes: number;
+      maxResultBytes: number;
       compaction: CompactionRecord | undefined;
       events: MessageEvent[];
       nextSeq: number;
@@ -89,7 +89,7 @@ export class ConversationLog {
     this.store = init.store;
     this.backend = init.backend;
     this.#now = init.now;
-    this.#maxMessageBytes = init.maxMessageBytes;
+    this.#maxResultBytes = init.maxResultBytes;
     this.#compaction = init.compaction;
     this.#events = init.events;
     this.#nextSeq = init.nextSeq;
@@ -112,8 +112,8 @@ export class ConversationLog {
         `conversationId must be 1–128 letters, digits, _ or -: ${JSON.stringify(conversationId)}`,
       );
     }
-    const { maxBytes: maxMessageBytes } = resolveLimits(
-      options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
+    const { maxResultBytes } = resolveLimits(
+      options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes },
     );
     const backend =
       options.backend ??
@@ -139,7 +139,7 @@ export class ConversationLog {
       store: options.store,
       backend,
       now: options.now ?? Date.now,
-      maxMessageBytes,
+      maxResultBytes,
       compaction,
       // Read newest first; events a compaction left behind are not in the working set. Handles
       // of calls an earlier process ran name tools that reach them from this one.
@@ -174,8 +174,8 @@ export class ConversationLog {
 
   /**
    * Records messages (assistant replies, user turns, tool results you rendered yourself). A
-   * message over `maxMessageBytes` without a `ref` is put into the store and recorded bounded,
-   * with its `ref` (see {@link ConversationLogOptions.maxMessageBytes}).
+   * message over `maxResultBytes` without a `ref` is put into the store and recorded bounded,
+   * with its `ref` (see {@link ConversationLogOptions.maxResultBytes}).
    */
   async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
     const recorded: ConversationMessage[] = [];
@@ -270,13 +270,13 @@ export class ConversationLog {
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
-    const tooLong = Buffer.byteLength(message.content) > this.#maxMessageBytes;
+    const tooLong = Buffer.byteLength(message.content) > this.#maxResultBytes;
     if (!tooLong || message.ref !== undefined || !this.store) return message;
     const metadata = message.role === 'tool' ? { toolCallId: message.toolCallId } : {};
     const { id } = await this.store.put(message.content, {
       metadata: { role: message.role, ...metadata },
     });
-    return messageView({ ...message, ref: id }, { maxMessageBytes: this.#maxMessageBytes });
+    return messageView({ ...message, ref: id }, { maxResultBytes: this.#maxResultBytes });
   }
 
   async #storeResults(outcome: ToolCallOutcome, signal: AbortSignal | undefined) {

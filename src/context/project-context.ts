@@ -1,7 +1,8 @@
+import type { ResultLimits } from '../artifact/forge/model-lines.js';
 import type { TokenEncoding } from '../artifact/tokens/approximate-tokens.js';
 import { type ContextBudgetOptions, contextBudget } from './context-budget.js';
 import type { ConversationMessage } from './conversation-message.js';
-import { messageView, type ToolOutputLimits, toolOutputRef } from './message-view.js';
+import { messageView, toolOutputRef } from './message-view.js';
 import { pairToolCalls } from './pair-tool-calls.js';
 import { messageTokens, requestTokens } from './request-tokens.js';
 
@@ -13,7 +14,7 @@ import { messageTokens, requestTokens } from './request-tokens.js';
  * const options: ProjectContextOptions = { contextWindow: 200_000, encoding: 'o200k_base', instructions: system };
  * ```
  */
-export interface ProjectContextOptions extends ContextBudgetOptions, ToolOutputLimits {
+export interface ProjectContextOptions extends ContextBudgetOptions, ResultLimits {
   /** The system prompt, sent with every request: counted against the budget. */
   instructions?: string;
   /**
@@ -73,8 +74,8 @@ function memoized<Value>(
 }
 
 /**
- * Renders a history under a token budget. Every tool output is cut to `maxLineLength` per line
- * and `maxMessageBytes` in all, and so is any other message over `maxMessageBytes` (see
+ * Renders a history under a token budget. Every tool output is cut to `maxLineChars` per line
+ * and `maxResultBytes` in all, and so is any other message over `maxResultBytes` (see
  * {@link messageView}); a call without its result is answered as interrupted (see
  * {@link ContextProjection.messages}); when the whole exceeds the budget, the oldest tool outputs are
  * replaced by `[tool output trimmed; ref=…]` until it fits, while the latest batch of results
@@ -95,7 +96,7 @@ export async function projectContext(
   const { encoding } = options;
   const count = (message: ConversationMessage) =>
     memoized(countCache, message, encoding ?? '', () => messageTokens(message, encoding));
-  const limitsKey = `${options.maxLineLength}/${options.maxMessageBytes}`;
+  const limitsKey = `${options.maxLineChars}/${options.maxResultBytes}`;
   const messages = pairToolCalls(history, { unanswered: 'interrupted' }).map((message) =>
     memoized(viewCache, message, limitsKey, () => messageView(message, options)),
   );

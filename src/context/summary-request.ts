@@ -1,5 +1,6 @@
+import type { ResultLimits } from '../artifact/forge/model-lines.js';
 import type { ConversationMessage } from './conversation-message.js';
-import { messageView, type ToolOutputLimits } from './message-view.js';
+import { messageView } from './message-view.js';
 import { pairToolCalls } from './pair-tool-calls.js';
 
 /**
@@ -14,7 +15,7 @@ import { pairToolCalls } from './pair-tool-calls.js';
  * };
  * ```
  */
-export interface SummaryRequestOptions extends ToolOutputLimits {
+export interface SummaryRequestOptions extends ResultLimits {
   /** Added to what the summary must cover. */
   summaryDirectives?: readonly string[];
   /** Added to what must be retained verbatim. */
@@ -39,7 +40,7 @@ remains to do.
  * The history formatted for a summariser: tool calls and results paired (a trailing assistant
  * message's calls, which no result answers yet, are dropped; it stays if it has text), since a
  * dangling tool call makes the provider APIs reject the whole request; each message bounded
- * like a projection's (tool outputs cut, a huge paste cut to `maxMessageBytes`); each stored
+ * like a projection's (tool outputs cut, a huge paste cut to `maxResultBytes`); each stored
  * output marked with its `ref=…` so the summary can retain it; then the instruction as a final user
  * message, asking for a `<retain>` and a `<summary>` section.
  *

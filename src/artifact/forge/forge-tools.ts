@@ -121,11 +121,21 @@ function describeCall(call: ToolCall): string {
  */
 export const listToolName = 'artifact_list';
 
+/**
+ * The listing tool's description, as every adapter declares it (the AI SDK's before any step).
+ *
+ * @example
+ * ```ts
+ * forged.get(listToolName)?.description === listToolDescription; // true
+ * ```
+ */
+export const listToolDescription =
+  'Lists the spooled tool outputs you can query now: call id, tool, name, kind, size, lines.';
+
 function listTool(calls: ToolCall[]) {
   return artifactTool({
     name: listToolName,
-    description:
-      'Lists the spooled tool outputs you can query now: call id, tool, name, kind, size, lines.',
+    description: listToolDescription,
     inputSchema: z.object({}),
     ephemeral: true,
     onCollision: 'replace',

@@ -1,7 +1,8 @@
 import { formatBytes } from '../../shared/format-bytes.js';
 /**
- * Bounds on everything a model is shown: at most `maxResultBytes` per result and
- * `maxLineChars` per line.
+ * Bounds on everything a model is shown — a forged tool's answer, a tool message or a long
+ * paste in a projected conversation: at most `maxResultBytes` per result and `maxLineChars`
+ * per line, each cut with a note saying so.
  *
  * @example
  * ```ts
@@ -9,9 +10,9 @@ import { formatBytes } from '../../shared/format-bytes.js';
  * ```
  */
 export interface ResultLimits {
-  /** Default 50 KiB. */
+  /** UTF-8 bytes a result keeps in all. Default 50 KiB. */
   maxResultBytes?: number;
-  /** Default 2,000. */
+  /** Characters (UTF-16 units) a line keeps. Default 2,000. */
   maxLineChars?: number;
 }
 

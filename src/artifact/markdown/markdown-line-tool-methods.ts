@@ -5,13 +5,13 @@ import type { ArtifactLine } from '../artifact-line.js';
 import {
   BoundedText,
   continueWith,
+  cutLine,
   defaultResultLimits,
   fromModelRange,
   toModelLine,
 } from '../forge/model-lines.js';
 import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { sectionsNamed } from './markdown-sections.js';
-import { clipLine } from './markdown-tool-listing.js';
 import type { MarkdownSection } from './markdown-types.js';
 import type { SpooledMarkdownArtifact } from './spooled-markdown-artifact.js';
 
@@ -26,7 +26,7 @@ async function showNumbered(
   { limits }: ToolMethodContext,
 ): Promise<{ text: string; empty: boolean }> {
   const text = new BoundedText(limits);
-  text.addText(clipLine(header, limits));
+  text.addText(cutLine(header, text.maxLineChars));
   let first: number | undefined;
   for await (const line of lines) {
     first ??= line.lineNumber;

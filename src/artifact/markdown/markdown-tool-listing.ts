@@ -1,29 +1,14 @@
 import { z } from 'zod';
 import { formatBytes } from '../../shared/format-bytes.js';
-import type { ResultLimits } from '../forge/model-lines.js';
 import {
   BoundedText,
   continueWith,
+  cutLine,
   defaultResultLimits,
   fromModelLine,
   toModelLine,
 } from '../forge/model-lines.js';
 import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
-
-/**
- * A line of a result that carries no line number of its own (a header, a listed range) cut to
- * `maxLineChars`, the way {@link BoundedText} cuts numbered lines.
- *
- * @example
- * ```ts
- * clipLine(`lines 3–9: ${columns.join(' | ')}`, context.limits);
- * ```
- */
-export function clipLine(text: string, limits: ResultLimits): string {
-  const maxLineChars = limits.maxLineChars ?? defaultResultLimits.maxLineChars;
-  if (text.length <= maxLineChars) return text;
-  return `${text.slice(0, maxLineChars)}… [line cut: ${maxLineChars} of ${text.length} chars]`;
-}
 
 /**
  * The argument every listing tool takes to continue a cut result.
@@ -111,7 +96,7 @@ export function renderListing<Entry>(
     const rendered = listing.render(entry);
     const added = listing.numbered
       ? text.add(line, rendered)
-      : text.addText(clipLine(rendered, limits));
+      : text.addText(cutLine(rendered, text.maxLineChars));
     if (added) continue;
     // Entries of the cut line already shown are skipped by the continuation, not repeated.
     const before = shown.slice(0, index).filter((previous) => listing.lineOf(previous) === line);

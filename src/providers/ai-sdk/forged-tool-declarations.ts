@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { collectToolMethods, listToolName } from '../../artifact/forge/forge-tools.js';
+import {
+  collectToolMethods,
+  listToolDescription,
+  listToolName,
+} from '../../artifact/forge/forge-tools.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
 import type { Tool } from '../../tools/tool.js';
 
@@ -45,7 +49,7 @@ export function forgedToolDeclarations(
   }
   declarations.set(listToolName, {
     name: listToolName,
-    description: 'Lists the spooled tool outputs you can query now.',
+    description: listToolDescription,
     inputSchema: z.object({}),
   });
   return [...declarations.values()];

@@ -1,10 +1,14 @@
 import type { Tool as AiSdkTool, ToolSet } from 'ai';
-import { ToolSession, type ToolSessionOptions } from '../../executor/tool-session.js';
+import type { ToolSession } from '../../executor/tool-session.js';
 import type { DispatchContext } from '../../tools/dispatch-context.js';
+import {
+  ProviderToolSession,
+  type ProviderToolSessionOptions,
+} from '../core/provider-tool-session.js';
 import { forgedToolDeclarations } from './forged-tool-declarations.js';
 import { StepDispatches } from './step-dispatches.js';
 import { toAiSdkTool } from './to-ai-sdk-tool.js';
-import type { MediaResults, SpoolforgeToolOutput } from './tool-output.js';
+import { type MediaResults, type SpoolforgeToolOutput, toToolOutput } from './tool-output.js';
 
 /**
  * How the tool set talks to the AI SDK, whichever way its session is made.
@@ -47,7 +51,8 @@ export type SpoolforgeTools = Record<string, AiSdkTool<unknown, SpoolforgeToolOu
 
 /**
  * Options for {@link spoolforgeToolSet}: either the options of a new {@link ToolSession}
- * (`tools`, `inlineThreshold`, `limits`, …), or a `session` of yours.
+ * (`tools`, `inlineThreshold`, `limits`, …), which the tool set closes, or a `session` of
+ * yours, which you close.
  *
  * @example
  * ```ts
@@ -56,8 +61,7 @@ export type SpoolforgeTools = Record<string, AiSdkTool<unknown, SpoolforgeToolOu
  * ```
  */
 export type SpoolforgeToolSetOptions<AiSdkTools extends ToolSet = NoTools> =
-  AiSdkToolSetOptions<AiSdkTools> &
-    ((ToolSessionOptions & { session?: undefined }) | { session: ToolSession });
+  AiSdkToolSetOptions<AiSdkTools> & ProviderToolSessionOptions;
 
 /**
  * Tools for `generateText` / `streamText` (or a `ToolLoopAgent`) whose forged artifact tools
@@ -129,15 +133,15 @@ export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends
 export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
   options: SpoolforgeToolSetOptions<AiSdkTools> = {},
 ): SpoolforgeToolSet<AiSdkTools> {
-  const ownsSession = options.session === undefined;
-  const session = options.session ?? new ToolSession(options);
-  const steps = new StepDispatches(session);
-  const context = {
-    session,
-    steps,
-    strict: options.strict ?? false,
-    mediaResults: options.mediaResults ?? 'native',
-  };
+  const provider = new ProviderToolSession(options);
+  const { session } = provider;
+  const mediaResults = options.mediaResults ?? 'native';
+  const steps = new StepDispatches(provider, {
+    toTools: (registry) => registry.list(),
+    fromCalls: (request) => [request],
+    toResults: (outcomes) => outcomes.map((outcome) => toToolOutput(outcome, mediaResults)),
+  });
+  const context = { steps, strict: options.strict ?? false };
   const tools: SpoolforgeTools = {};
   const declarations = [
     ...session.registry.list(),
@@ -147,7 +151,7 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
     tools[declaration.name] = toAiSdkTool(declaration, context);
   }
   const alwaysActive = Object.keys(options.aiSdkTools ?? {});
-  const close = () => (ownsSession ? session.close() : Promise.resolve());
+  const close = () => provider.close();
   return {
     tools: Object.assign(tools, options.aiSdkTools),
     prepareStep: ({ stepNumber }) => {

@@ -1,38 +1,29 @@
 import { type Tool as AiSdkTool, type JSONSchema7, jsonSchema } from 'ai';
-import type { ToolSession } from '../../executor/tool-session.js';
 import { toJsonSchema, toStrictJsonSchema } from '../json-schema.js';
 import type { ToolDeclaration } from './forged-tool-declarations.js';
 import type { StepDispatches } from './step-dispatches.js';
-import {
-  type MediaResults,
-  type SpoolforgeToolOutput,
-  toToolModelOutput,
-  toToolOutput,
-} from './tool-output.js';
+import { type SpoolforgeToolOutput, toToolModelOutput } from './tool-output.js';
 
 /**
- * What every tool of one tool set shares: the session its calls run in, the per-step
- * dispatches, and how schemas and media are rendered.
+ * What every tool of one tool set shares: the per-step dispatches its calls run in, and how
+ * schemas are rendered.
  *
  * @example
  * ```ts
- * const context: AiSdkToolContext = { session, steps: new StepDispatches(session), strict: false, mediaResults: 'native' };
+ * const context: AiSdkToolContext = { steps: new StepDispatches(provider, codec), strict: false };
  * ```
  */
 export interface AiSdkToolContext {
-  session: ToolSession;
   steps: StepDispatches;
   /** OpenAI strict mode: every property required (nullable if optional), `strict: true`. */
   strict: boolean;
-  mediaResults: MediaResults;
 }
 
 /**
- * An AI SDK tool whose calls run through the session: `execute` hands the call to
- * `session.run` with the current step's dispatch, so large returns are spooled and the model
- * gets the handle. Its description and schema are those of the tool the current step offers
- * under that name (a forged tool's schema carries the step's `callId` enum), falling back to
- * `declaration` outside a step.
+ * An AI SDK tool whose calls run through the session: `execute` runs the call in the current
+ * step's dispatch, so large returns are spooled and the model gets the handle. Its description
+ * and schema are those of the tool the current step offers under that name (a forged tool's
+ * schema carries the step's `callId` enum), falling back to `declaration` outside a step.
  *
  * The schema is a lazy schema (a function), which the SDK evaluates each time it prepares a
  * step's tools. Its `validate` accepts any input: the session's executor validates against the
@@ -49,7 +40,7 @@ export function toAiSdkTool(
   declaration: ToolDeclaration,
   context: AiSdkToolContext,
 ): AiSdkTool<unknown, SpoolforgeToolOutput> {
-  const { session, steps, strict, mediaResults } = context;
+  const { steps, strict } = context;
   const current = () => steps.offered.get(declaration.name) ?? declaration;
   return {
     get description() {
@@ -62,13 +53,11 @@ export function toAiSdkTool(
     ...(strict ? { strict: true } : {}),
     execute: async (input, { toolCallId, abortSignal }) => {
       const request = { id: toolCallId, name: declaration.name, arguments: input };
-      const [outcome] = await session.run(
-        [request],
-        steps.forExecution(),
-        abortSignal ? { signal: abortSignal } : {},
-      );
-      // run() answers one outcome per request.
-      return toToolOutput(outcome as NonNullable<typeof outcome>, mediaResults);
+      const [output] = await steps
+        .forExecution()
+        .run(request, abortSignal ? { signal: abortSignal } : {});
+      // run() answers one output per request.
+      return output as SpoolforgeToolOutput;
     },
     toModelOutput: ({ output }) => toToolModelOutput(output),
   };

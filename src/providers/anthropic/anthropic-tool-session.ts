@@ -1,6 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ToolSession, type ToolSessionOptions } from '../../executor/tool-session.js';
-import type { DispatchContext } from '../../tools/dispatch-context.js';
+import type { ProviderDispatch } from '../core/provider-dispatch.js';
+import {
+  ProviderToolSession,
+  type ProviderToolSessionOptions,
+} from '../core/provider-tool-session.js';
 import { type AnthropicContent, fromAnthropicContent } from './from-anthropic-content.js';
 import {
   type AnthropicToolResultsOptions,
@@ -11,7 +14,9 @@ import { toAnthropicTools } from './to-anthropic-tools.js';
 /**
  * One request to the Messages API: the `tools` to send with it, `ack()` once its response
  * arrived (the forged tools are pruned), `nack(error)` if the request failed, and `run` for the
- * `tool_use` blocks of the response.
+ * `tool_use` blocks of the response: it runs them (concurrently) and returns their
+ * `tool_result` blocks, in order, for the next `user` message; `[]` when the response asked
+ * for no tools.
  *
  * @example
  * ```ts
@@ -20,29 +25,28 @@ import { toAnthropicTools } from './to-anthropic-tools.js';
  * const results = await dispatch.run(message.content);
  * ```
  */
-export interface AnthropicDispatch {
-  /** The session's tools plus the `artifact_*` tools forged for this request. */
-  readonly tools: Anthropic.Tool[];
-  /** The provider-neutral dispatch underneath (its `tools` registry, `state`, `onAck`). */
-  readonly context: DispatchContext;
-  ack(): void;
-  nack(error: unknown): void;
-  /** Acks when the request to the model resolves, nacks and rethrows when it rejects. */
-  track<T>(request: PromiseLike<T>): Promise<T>;
-  /**
-   * Runs the response's `tool_use` blocks (concurrently) and returns their `tool_result` blocks,
-   * in order, for the next `user` message; `[]` when the response asked for no tools.
-   */
-  run(
-    content: AnthropicContent,
-    options?: { signal?: AbortSignal },
-  ): Promise<Anthropic.ToolResultBlockParam[]>;
-}
+export type AnthropicDispatch = ProviderDispatch<
+  Anthropic.Tool,
+  AnthropicContent,
+  Anthropic.ToolResultBlockParam
+>;
+
+/**
+ * Options for an {@link AnthropicToolSession}: those of a new `ToolSession` (the adapter closes
+ * it) or a `session` of yours (you close it), and how tool results are sent.
+ *
+ * @example
+ * ```ts
+ * const options: AnthropicToolSessionOptions = { tools: [fetchLog], maxImageBytes: 3 * 1024 * 1024 };
+ * ```
+ */
+export type AnthropicToolSessionOptions = AnthropicToolResultsOptions & ProviderToolSessionOptions;
 
 /**
  * A {@link ToolSession} spoken in Messages API shapes: a thin layer over `toAnthropicTools`,
  * `fromAnthropicContent` and `toAnthropicToolResults`. Large tool outputs are spooled and the
- * model gets a handle plus forged query tools in the next request.
+ * model gets a handle plus forged query tools in the next request. `close()` closes the session
+ * if the adapter made it; a `session` you passed in is yours to close.
  *
  * @example
  * ```ts
@@ -58,43 +62,21 @@ export interface AnthropicDispatch {
  * }
  * ```
  */
-export class AnthropicToolSession {
-  readonly session: ToolSession;
+export class AnthropicToolSession extends ProviderToolSession {
   readonly #results: AnthropicToolResultsOptions;
 
-  /** Takes a session to share, or the options to make one. */
-  constructor(
-    session: ToolSession | ToolSessionOptions = {},
-    options: AnthropicToolResultsOptions = {},
-  ) {
-    this.session = session instanceof ToolSession ? session : new ToolSession(session);
-    this.#results = options;
+  constructor(options: AnthropicToolSessionOptions = {}) {
+    super(options);
+    const { maxImageBytes } = options;
+    this.#results = maxImageBytes === undefined ? {} : { maxImageBytes };
   }
 
   /** Forges the tools for the next request and returns it as an {@link AnthropicDispatch}. */
   dispatch(): AnthropicDispatch {
-    const context = this.session.dispatch();
-    const results = this.#results;
-    const session = this.session;
-    return {
-      tools: toAnthropicTools(context.tools),
-      context,
-      ack: () => context.ack(),
-      nack: (error) => context.nack(error),
-      track: (request) => context.track(request),
-      async run(content, options = {}) {
-        const outcomes = await session.run(fromAnthropicContent(content), context, options);
-        return toAnthropicToolResults(outcomes, results);
-      },
-    };
-  }
-
-  /** Closes every artifact the session spooled. */
-  close(): Promise<void> {
-    return this.session.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+    return this.dispatchAs({
+      toTools: toAnthropicTools,
+      fromCalls: fromAnthropicContent,
+      toResults: (outcomes) => toAnthropicToolResults(outcomes, this.#results),
+    });
   }
 }

@@ -3,7 +3,11 @@ export {
   type AnthropicSummariserOptions,
   anthropicSummariser,
 } from './anthropic-summariser.js';
-export { type AnthropicDispatch, AnthropicToolSession } from './anthropic-tool-session.js';
+export {
+  type AnthropicDispatch,
+  AnthropicToolSession,
+  type AnthropicToolSessionOptions,
+} from './anthropic-tool-session.js';
 export { usageOfAnthropicMessage } from './anthropic-usage.js';
 export { type AnthropicContent, fromAnthropicContent } from './from-anthropic-content.js';
 export {

@@ -5,10 +5,12 @@ import type {
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
 import type { FunctionTool, ResponseOutputItem } from 'openai/resources/responses/responses';
-import type { ToolCallRequest } from '../../executor/tool-executor.js';
-import type { ToolCallOutcome } from '../../executor/tool-result-content.js';
-import { ToolSession, type ToolSessionOptions } from '../../executor/tool-session.js';
-import type { DispatchContext } from '../../tools/dispatch-context.js';
+import type { ProviderCodec } from '../core/provider-codec.js';
+import type { ProviderDispatch } from '../core/provider-dispatch.js';
+import {
+  ProviderToolSession,
+  type ProviderToolSessionOptions,
+} from '../core/provider-tool-session.js';
 import { toChatCompletionsToolMessages } from './chat-completions-tool-messages.js';
 import { fromChatCompletionsToolCalls, toChatCompletionsTools } from './chat-completions-tools.js';
 import {
@@ -19,9 +21,9 @@ import { fromResponsesOutput, toResponsesTools } from './responses-tools.js';
 
 /**
  * One request of an OpenAI tool session: the `tools` to send, `ack()` once the response arrived
- * (the forged `artifact_*` tools are then pruned from `dispatch.tools`) or `nack(error)` if the
- * request failed, and `run(calls)` to execute what the model asked for and get the items that
- * answer it. Calls run against the tools this dispatch offered, even after `ack()`.
+ * (the forged `artifact_*` tools are then pruned from `dispatch.context.tools`) or `nack(error)`
+ * if the request failed, and `run(calls)` to execute what the model asked for and get the items
+ * that answer it. Calls run against the tools this dispatch offered, even after `ack()`.
  *
  * @example
  * ```ts
@@ -29,17 +31,7 @@ import { fromResponsesOutput, toResponsesTools } from './responses-tools.js';
  * const completion = await dispatch.track(client.chat.completions.create({ model, messages, tools: dispatch.tools }));
  * ```
  */
-export interface OpenAIDispatch<ToolParam, Calls, Answer> {
-  /** The provider-neutral dispatch underneath (its `tools` registry, `state`, `onAck`). */
-  readonly context: DispatchContext;
-  /** The request's `tools` parameter: the session's tools and the ones forged for this request. */
-  readonly tools: ToolParam[];
-  ack(): void;
-  nack(error: unknown): void;
-  /** Acks when the request to the model resolves, nacks and rethrows when it rejects. */
-  track<T>(request: PromiseLike<T>): Promise<T>;
-  run(calls: Calls, options?: { signal?: AbortSignal }): Promise<Answer[]>;
-}
+export type OpenAIDispatch<ToolParam, Calls, Answer> = ProviderDispatch<ToolParam, Calls, Answer>;
 
 /**
  * A Chat Completions dispatch: `run(message.tool_calls)` gives the `role: "tool"` messages (and a
@@ -73,19 +65,39 @@ export type ResponsesDispatch = OpenAIDispatch<
 >;
 
 /**
- * Options for an {@link OpenAIToolSession}: those of a new {@link ToolSession}, or one you made.
+ * Options for an {@link OpenAIToolSession}: those of a new {@link ToolSession} (the adapter
+ * closes it), or a `session` of yours (you close it).
  *
  * @example
  * ```ts
  * const options: OpenAIToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
  * ```
  */
-export type OpenAIToolSessionOptions = ToolSessionOptions | { session: ToolSession };
+export type OpenAIToolSessionOptions = ProviderToolSessionOptions;
+
+type CodecOf<Dispatch> =
+  Dispatch extends ProviderDispatch<infer ToolParam, infer Calls, infer Answer>
+    ? ProviderCodec<ToolParam, Calls, Answer>
+    : never;
+
+const chatCompletions: CodecOf<ChatCompletionsDispatch> = {
+  toTools: toChatCompletionsTools,
+  fromCalls: fromChatCompletionsToolCalls,
+  toResults: toChatCompletionsToolMessages,
+};
+
+const responses: CodecOf<ResponsesDispatch> = {
+  toTools: toResponsesTools,
+  fromCalls: fromResponsesOutput,
+  toResults: toResponsesToolOutputs,
+};
 
 /**
  * A {@link ToolSession} seen through OpenAI's shapes: each dispatch forges the tools for the next
  * request, converts them for Chat Completions or Responses, and runs the calls the model sent
  * back into the messages that answer them. You keep the conversation and call the client.
+ * `close()` closes the session if the adapter made it; a `session` you passed in is yours to
+ * close.
  *
  * @example
  * ```ts
@@ -101,50 +113,14 @@ export type OpenAIToolSessionOptions = ToolSessionOptions | { session: ToolSessi
  * }
  * ```
  */
-export class OpenAIToolSession {
-  readonly session: ToolSession;
-
-  constructor(options: OpenAIToolSessionOptions = {}) {
-    this.session = 'session' in options ? options.session : new ToolSession(options);
-  }
-
+export class OpenAIToolSession extends ProviderToolSession {
   /** The next Chat Completions request's tools, and how to answer its tool calls. */
   chatCompletionsDispatch(): ChatCompletionsDispatch {
-    return this.#dispatch(
-      toChatCompletionsTools,
-      fromChatCompletionsToolCalls,
-      toChatCompletionsToolMessages,
-    );
+    return this.dispatchAs(chatCompletions);
   }
 
   /** The next Responses request's tools, and how to answer its `function_call` items. */
   responsesDispatch(): ResponsesDispatch {
-    return this.#dispatch(toResponsesTools, fromResponsesOutput, toResponsesToolOutputs);
-  }
-
-  /** Closes every artifact the session spooled (a passed-in session's too). */
-  close(): Promise<void> {
-    return this.session.close();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-
-  #dispatch<ToolParam, Calls, Answer>(
-    convertTools: (tools: DispatchContext['tools']) => ToolParam[],
-    readCalls: (calls: Calls) => ToolCallRequest[],
-    answer: (outcomes: ToolCallOutcome[]) => Answer[],
-  ): OpenAIDispatch<ToolParam, Calls, Answer> {
-    const context = this.session.dispatch();
-    return {
-      context,
-      tools: convertTools(context.tools),
-      ack: () => context.ack(),
-      nack: (error) => context.nack(error),
-      track: (request) => context.track(request),
-      run: async (calls, options = {}) =>
-        answer(await this.session.run(readCalls(calls), context, options)),
-    };
+    return this.dispatchAs(responses);
   }
 }
