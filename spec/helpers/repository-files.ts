@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root directory. */
@@ -18,4 +18,17 @@ export function filesUnder(directory: string, extension = ''): string[] {
     if (entry.isDirectory()) return generated.has(entry.name) ? [] : filesUnder(path, extension);
     return entry.name.endsWith(extension) ? [path] : [];
   });
+}
+
+/**
+ * The relative modules `file` imports (static, dynamic and type-only) as absolute paths of
+ * their `.ts` sources; comments are left out.
+ */
+export function relativeImports(file: string): string[] {
+  const code = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/(?:\bfrom|\bimport\s*\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) =>
+    resolve(dirname(file), (match[1] ?? '').replace(/\.js$/, '.ts')),
+  );
 }
