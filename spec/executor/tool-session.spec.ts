@@ -155,6 +155,24 @@ describe('ToolSession', () => {
     );
   });
 
+  it('keeps arguments that are not JSON as the text the model sent, the error in call.error', async () => {
+    await using session = new ToolSession({ tools: [produceLog] });
+    const [outcome] = await session.run(
+      [
+        { id: 'bad', name: 'produce_log', arguments: '{"lines": ' },
+        { id: 'good', name: 'produce_log', arguments: '{"lines": 2}' },
+      ],
+      session.dispatch(),
+    );
+    expect(outcome?.isError).toBe(true);
+    expect(outcome?.call.arguments).toBe('{"lines": ');
+    expect(outcome?.call.error?.code).toBe('E_INVALID_TOOL_ARGS');
+    expect(text(outcome ?? { content: [] })).toMatch(
+      /^Error \(E_INVALID_TOOL_ARGS\): The arguments are not valid JSON: /,
+    );
+    expect(session.toolCalls.map((call) => call.arguments)).toEqual(['{"lines": ', { lines: 2 }]);
+  });
+
   it('forges tools for the next dispatch, breaks recursion, and prunes them on ack', async () => {
     await using session = new ToolSession({ tools: [produceLog] });
     const first = session.dispatch();

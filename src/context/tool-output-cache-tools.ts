@@ -30,7 +30,12 @@ const cacheInput = z.object({
 
 function method(name: string): ToolMethodDescriptor<SpooledArtifact> {
   const found = baseToolMethods.find((descriptor) => descriptor.name === name);
-  if (!found) throw new Error(`spoolforge: no base tool method ${name}`);
+  if (!found) {
+    throw new SpoolforgeError(
+      'E_UNKNOWN_TOOL',
+      `No base tool method named '${name}': the tool_output_cache tools are built on it`,
+    );
+  }
   return found;
 }
 

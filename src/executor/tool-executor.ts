@@ -60,10 +60,11 @@ export async function executeToolCall(
 ): Promise<ToolCallOutcome> {
   const started = performance.now();
   const tool = tools.get(request.name);
+  const parsed = parseArguments(request.arguments);
   const call = new ToolCall<ToolCallResults>({
     id: request.id,
     name: request.name,
-    arguments: parseArguments(request.arguments),
+    arguments: parsed.value,
     fromArtifactTool: tool !== undefined && isArtifactTool(tool),
   });
   let content: ContentPart[];
@@ -76,6 +77,7 @@ export async function executeToolCall(
         `No tool named '${request.name}'. Tools: ${names.join(', ')}`,
       );
     }
+    if (parsed.error) throw parsed.error;
     const input = validate(tool, call.arguments);
     const signal = options.signal ?? new AbortController().signal;
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
@@ -112,21 +114,22 @@ export async function executeToolCall(
   };
 }
 
-function parseArguments(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw ?? {};
-  if (raw.trim() === '') return {};
+/** JSON text parsed; text that is not JSON stays as it was sent, its error beside it. */
+function parseArguments(raw: unknown): { value: unknown; error?: SpoolforgeError } {
+  if (typeof raw !== 'string') return { value: raw ?? {} };
+  if (raw.trim() === '') return { value: {} };
   try {
-    return JSON.parse(raw);
+    return { value: JSON.parse(raw) };
   } catch (error) {
-    return new SpoolforgeError(
-      'E_INVALID_TOOL_ARGS',
-      `The arguments are not valid JSON: ${(error as Error).message}`,
-    );
+    const message = `The arguments are not valid JSON: ${(error as Error).message}`;
+    return {
+      value: raw,
+      error: new SpoolforgeError('E_INVALID_TOOL_ARGS', message, { cause: error }),
+    };
   }
 }
 
 function validate(tool: Tool<unknown>, input: unknown): unknown {
-  if (SpoolforgeError.isInstance(input)) throw input;
   const parsed = tool.inputSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   // OpenAI strict mode sends null for every optional field it leaves out.

@@ -89,7 +89,9 @@ export class RegexLineMatcher implements LineMatcher {
         );
       const onExit = (code: number) =>
         settle(new SpoolforgeError('E_IO', `Regex worker exited with code ${code}`));
-      const onAbort = () => settle(signal ? abortError(signal) : new Error('aborted'));
+      const onAbort = () => {
+        if (signal) settle(abortError(signal));
+      };
       if (signal?.aborted) return onAbort();
       if (this.#deadline !== undefined) {
         const remaining = this.#deadline - Date.now();

@@ -111,7 +111,9 @@ export function runInWorkers<Result>(
               : resolve(result as Result),
           );
           worker.once('error', reject);
-          worker.once('exit', (code) => reject(new Error(`worker exited with code ${code}`)));
+          worker.once('exit', (code) =>
+            reject(new SpoolforgeError('E_IO', `A worker thread exited with code ${code}`)),
+          );
         }),
     ),
   );

@@ -29,7 +29,9 @@ export class WorkerInbox<Message> {
       this.#wake?.();
     });
     worker.once('error', (error) => this.#fail(error));
-    worker.once('exit', (code) => this.#fail(new Error(`worker exited with code ${code}`)));
+    worker.once('exit', (code) =>
+      this.#fail(new SpoolforgeError('E_IO', `A worker thread exited with code ${code}`)),
+    );
     if (signal) {
       const onAbort = () => this.#fail(abortError(signal));
       if (signal.aborted) onAbort();

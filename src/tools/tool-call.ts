@@ -16,11 +16,15 @@ export class ToolCall<Results = unknown> {
   readonly id: string;
   /** The tool called: the same field as on a `ToolCallRequest` and a conversation's tool call. */
   readonly name: string;
-  /** The arguments as the model sent them (parsed JSON where it sent a string). */
+  /**
+   * The arguments as the model sent them: parsed where it sent JSON text. Text that is not JSON
+   * stays the string it was, and {@link ToolCall.error} says so (`E_INVALID_TOOL_ARGS`).
+   */
   readonly arguments: unknown;
   /** Made by an artifact tool: never itself offered as a `callId` (the recursion break). */
   fromArtifactTool: boolean;
   results: Results | undefined;
+  /** Why the call failed (unknown tool, bad arguments, a handler that threw); else undefined. */
   error: SpoolforgeError | undefined;
 
   constructor(init: {
