@@ -1,20 +1,7 @@
-export {
-  type ArtifactClassChooser,
-  defaultArtifactClassFor,
-} from './artifact/artifact-class-for-kind.js';
 export type { ArtifactLine } from './artifact/artifact-line.js';
 export { decodeUtf8 } from './artifact/decode-utf8.js';
-export {
-  type ArtifactKind,
-  detectKind,
-  kindOfMediaType,
-  mediaTypeOfKind,
-  resolveKind,
-  sniffBytes,
-} from './artifact/detect-kind.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export {
-  collectToolMethods,
   type ForgeOptions,
   forgeArtifactTools,
   listToolName,
@@ -33,7 +20,7 @@ export type {
   ToolMethodContext,
   ToolMethodDescriptor,
 } from './artifact/forge/tool-method-descriptor.js';
-export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-artifact.js';
+export type { GrepLine, GrepOptions, GrepResult, GrepTarget } from './artifact/grep-artifact.js';
 export { streamGrep } from './artifact/grep-artifact.js';
 export {
   findJsonSyntaxError,
@@ -49,6 +36,10 @@ export {
   SpooledJsonArtifact,
   type SpooledJsonArtifactOptions,
 } from './artifact/json/spooled-json-artifact.js';
+export type { ArtifactKind } from './artifact/kinds/artifact-kind.js';
+export { ArtifactKinds } from './artifact/kinds/artifact-kinds.js';
+export { defaultArtifactKinds } from './artifact/kinds/built-in-kinds.js';
+export { type SniffSample, sniffBytes } from './artifact/kinds/sniff-sample.js';
 export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export type {
   CodeBlockQueryOptions,
@@ -237,9 +228,9 @@ export type {
 export { type ArtifactTool, artifactTool, isArtifactTool } from './tools/artifact-tool.js';
 export { DispatchContext } from './tools/dispatch-context.js';
 export {
-  type ArtifactConstructorLike,
   type CollisionPolicy,
   defineTool,
+  type HandlerDispatch,
   type Tool,
   type ToolHandlerContext,
 } from './tools/tool.js';

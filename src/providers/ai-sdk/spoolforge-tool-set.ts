@@ -139,10 +139,7 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
     mediaResults: options.mediaResults ?? 'native',
   };
   const tools: SpoolforgeTools = {};
-  const declarations = [
-    ...session.registry.list(),
-    ...forgedToolDeclarations(session.artifactClasses),
-  ];
+  const declarations = [...session.registry.list(), ...forgedToolDeclarations(session.kinds)];
   for (const declaration of declarations) {
     tools[declaration.name] = toAiSdkTool(declaration, context);
   }
