@@ -21,8 +21,9 @@ export interface WrapOptions {
   spool?: Omit<SpoolOptions, 'signal' | 'kind' | 'kinds'>;
   /**
    * The kinds a result may be: the tool's declared `kind`, else the one its `mediaType` means,
-   * else the one its first bytes show, decides the artifact's class. Default
-   * `defaultArtifactKinds`, or `store`'s kinds when there is a store.
+   * else the one its first bytes show, decides the artifact's class (and, in a `ToolSession`,
+   * the tools forged for it). Default `defaultArtifactKinds`, or `store`'s kinds when there is
+   * a store.
    */
   kinds?: ArtifactKinds;
   /**
