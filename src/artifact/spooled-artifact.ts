@@ -138,7 +138,10 @@ export class SpooledArtifact {
     } as Options);
   }
 
-  /** What the artifact holds, for handles and listings: `text` here; subclasses say more. */
+  /**
+   * What the artifact holds, for handles and listings: `text` here; subclasses say more (a
+   * custom kind's class returns the kind's name, which handles and artifact_list show).
+   */
   get kind(): string {
     return 'text';
   }
