@@ -11,15 +11,6 @@
 // Artifact: decoding, kind detection, forging, model-facing lines, JSON helpers, tokens.
 export { decodeUtf8 } from './artifact/decode-utf8.js';
 export {
-  detectKind,
-  kindOfMediaType,
-  mediaTypeOfKind,
-  resolveKind,
-  sniffBytes,
-} from './artifact/detect-kind.js';
-export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
-export {
-  collectToolMethods,
   forgeArtifactTools,
   listToolName,
 } from './artifact/forge/forge-tools.js';
@@ -32,10 +23,6 @@ export {
   fromModelRange,
   toModelLine,
 } from './artifact/forge/model-lines.js';
-export type {
-  ToolMethodContext,
-  ToolMethodDescriptor,
-} from './artifact/forge/tool-method-descriptor.js';
 export { streamGrep } from './artifact/grep-artifact.js';
 export {
   findJsonSyntaxError,
@@ -43,6 +30,7 @@ export {
 } from './artifact/json/find-json-syntax-error.js';
 export { formatShapeField, JsonShape } from './artifact/json/json-shape.js';
 export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
+export { sniffBytes } from './artifact/kinds/sniff-sample.js';
 export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
 export { sniffMediaType } from './artifact/media.js';
 export { approximateTokens } from './artifact/tokens/approximate-tokens.js';

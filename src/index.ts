@@ -9,15 +9,15 @@
  */
 
 // Artifact: spooling, the artifact classes and Media.
-export {
-  type ArtifactClassChooser,
-  defaultArtifactClassFor,
-} from './artifact/artifact-class-for-kind.js';
 export type { ArtifactLine } from './artifact/artifact-line.js';
-export type { ArtifactKind } from './artifact/detect-kind.js';
+export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export type { ForgeOptions } from './artifact/forge/forge-tools.js';
 export type { ResultLimits } from './artifact/forge/model-lines.js';
-export type { GrepLine, GrepOptions, GrepResult } from './artifact/grep-artifact.js';
+export type {
+  ToolMethodContext,
+  ToolMethodDescriptor,
+} from './artifact/forge/tool-method-descriptor.js';
+export type { GrepLine, GrepOptions, GrepResult, GrepTarget } from './artifact/grep-artifact.js';
 export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
 export type { JsonMatch } from './artifact/json/json-path-query.js';
 export type { JsonType } from './artifact/json/json-scan-types.js';
@@ -27,6 +27,10 @@ export {
   SpooledJsonArtifact,
   type SpooledJsonArtifactOptions,
 } from './artifact/json/spooled-json-artifact.js';
+export type { ArtifactKind } from './artifact/kinds/artifact-kind.js';
+export { ArtifactKinds } from './artifact/kinds/artifact-kinds.js';
+export { defaultArtifactKinds } from './artifact/kinds/built-in-kinds.js';
+export type { SniffSample } from './artifact/kinds/sniff-sample.js';
 export type {
   CodeBlockQueryOptions,
   DefinitionSeeds,
@@ -159,9 +163,9 @@ export type {
 // Tools: the generic tool primitives.
 export { DispatchContext } from './tools/dispatch-context.js';
 export {
-  type ArtifactConstructorLike,
   type CollisionPolicy,
   defineTool,
+  type HandlerDispatch,
   type Tool,
   type ToolHandlerContext,
 } from './tools/tool.js';

@@ -32,8 +32,8 @@ function sourceFiles(directory: string): string[] {
 interface ModuleImport {
   /** The imported module, as a path below src/. */
   target: string;
-  /** Whether it is loaded when the importer is: a static import that is not type-only. */
-  atLoad: boolean;
+  /** A static import or re-export (type-only ones too), not a dynamic `import()`. */
+  isStatic: boolean;
 }
 
 /** The modules a file imports (static, dynamic and type-only), comments left out. */
@@ -42,14 +42,14 @@ function importsOf(file: string): ModuleImport[] {
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/^\s*\/\/.*$/gm, '');
   const found = code.matchAll(
-    /\b(import|export)(\s+type\b)?[^;'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    /\b(import|export)\b[^;'"]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/g,
   );
   return [...found].map((match) => ({
-    target: relative(src, resolve(dirname(file), match[3] ?? match[4] ?? '')).replace(
+    target: relative(src, resolve(dirname(file), match[2] ?? match[3] ?? '')).replace(
       /\.js$/,
       '.ts',
     ),
-    atLoad: match[3] !== undefined && match[2] === undefined,
+    isStatic: match[2] !== undefined,
   }));
 }
 
@@ -87,7 +87,7 @@ describe('the source layers', () => {
     expect(upward).toEqual([]);
   });
 
-  it('has no import cycle among the modules loaded at import time', () => {
+  it('has no import cycle among static imports, type-only ones included', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const trail: string[] = [];
@@ -99,7 +99,7 @@ describe('the source layers', () => {
       }
       state.set(path, 'open');
       trail.push(path);
-      for (const { target, atLoad } of modules.get(path) ?? []) if (atLoad) visit(target);
+      for (const { target, isStatic } of modules.get(path) ?? []) if (isStatic) visit(target);
       trail.pop();
       state.set(path, 'done');
     };

@@ -1,5 +1,11 @@
-import { DispatchContext, SpooledArtifact, spool, ToolCall } from 'spoolforge';
-import { fromModelRange, toModelLine } from 'spoolforge/engine';
+import {
+  DispatchContext,
+  defaultArtifactKinds,
+  type SpooledArtifact,
+  spool,
+  ToolCall,
+} from 'spoolforge';
+import { forgeArtifactTools, fromModelRange, toModelLine } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeForged } from '../helpers/forged-tools.js';
@@ -11,7 +17,7 @@ afterEach(async () => {
 
 async function spooledCall(id: string, text: string, options: { fromArtifactTool?: boolean } = {}) {
   const call = new ToolCall({ id, name: 'produce_log', arguments: {}, ...options });
-  const artifact = await spool(text);
+  const artifact = await spool(text, { kind: 'text' });
   opened.push(artifact);
   call.results = artifact;
   return call;
@@ -23,13 +29,14 @@ const log = Array.from(
 ).join('\n');
 
 const invoke = (context: DispatchContext, name: string, input: Record<string, unknown>) =>
-  invokeForged(SpooledArtifact, context, name, input);
+  invokeForged(context, name, input);
 
-describe('SpooledArtifact.forgeTools', () => {
+describe('forgeArtifactTools', () => {
   it('forges no tools (never z.enum([])) when no call of the turn holds an artifact', () => {
     const inline = new ToolCall({ id: 'call_1', name: 'echo', arguments: {} });
     inline.results = 'small text';
-    const registry = SpooledArtifact.forgeTools(new DispatchContext({ turnToolCalls: [inline] }));
+    const context = new DispatchContext({ turnToolCalls: [inline] });
+    const registry = forgeArtifactTools(defaultArtifactKinds, context);
     expect(registry.list()).toEqual([]);
   });
 
@@ -37,7 +44,7 @@ describe('SpooledArtifact.forgeTools', () => {
     const real = await spooledCall('call_1', log);
     const fromTool = await spooledCall('call_2', log, { fromArtifactTool: true });
     const context = new DispatchContext({ turnToolCalls: [real, fromTool] });
-    const tools = SpooledArtifact.forgeTools(context).list();
+    const tools = forgeArtifactTools(defaultArtifactKinds, context).list();
     expect(tools.map((tool) => tool.name)).toEqual([
       'artifact_head',
       'artifact_tail',

@@ -1,7 +1,7 @@
 import {
   DispatchContext,
   type SpooledArtifact,
-  SpooledJsonArtifact,
+  type SpooledJsonArtifact,
   type SpooledJsonArtifactOptions,
   SpoolforgeError,
   spool,
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function jsonArtifact(value: unknown, { maxParseBytes } = options) {
   const artifact = (await spool(JSON.stringify(value), {
-    artifactClass: SpooledJsonArtifact,
+    kind: 'json',
     memoryThreshold: 1024,
     ...(maxParseBytes ? { maxParseBytes } : {}),
   })) as SpooledJsonArtifact;
@@ -34,7 +34,7 @@ async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<s
   const call = new ToolCall({ id: 'call_json', name: 'list_rows', arguments: {} });
   call.results = artifact;
   const context = new DispatchContext({ turnToolCalls: [call] });
-  const text = await invokeForged(SpooledJsonArtifact, context, name, {
+  const text = await invokeForged(context, name, {
     callId: 'call_json',
     ...input,
   });

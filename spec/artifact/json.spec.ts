@@ -1,6 +1,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import {
   DispatchContext,
+  defaultArtifactKinds,
   type JsonMatch,
   SpooledArtifact,
   SpooledJsonArtifact,
@@ -9,7 +10,7 @@ import {
   spool,
   ToolCall,
 } from 'spoolforge';
-import { detectKind } from 'spoolforge/engine';
+import { forgeArtifactTools } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invokeForged } from '../helpers/forged-tools.js';
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 async function jsonArtifact(text: string, options: SpooledJsonArtifactOptions = {}) {
   const artifact = (await spool(text, {
-    artifactClass: SpooledJsonArtifact,
+    kind: 'json',
     memoryThreshold: 1024,
     ...options,
   })) as SpooledJsonArtifact;
@@ -49,14 +50,11 @@ async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<s
   call.results = artifact;
   const context = new DispatchContext({ turnToolCalls: [call] });
   const limits = { maxResultBytes: 8 * 1024 };
-  return invokeForged(
-    SpooledJsonArtifact,
-    context,
-    name,
-    { callId: 'call_json', ...input },
-    { limits },
-  );
+  return invokeForged(context, name, { callId: 'call_json', ...input }, { limits });
 }
+
+const detectKind = (head: Uint8Array, options?: { complete?: boolean }) =>
+  defaultArtifactKinds.sniff(head, options).name;
 
 describe('kind detection', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
@@ -76,18 +74,29 @@ describe('kind detection', () => {
     expect(detectKind(new Uint8Array([0x89, 0x50, 0, 1]))).toBe('binary');
   });
 
-  it('spool(…, { artifactClass: "detect" }) picks SpooledJsonArtifact by sniffing or by media type', async () => {
-    const sniffed = await spool('{"a":1}\n{"a":2}\n', { artifactClass: 'detect' });
-    const declared = await spool('{"a":1}', {
-      artifactClass: 'detect',
-      mediaType: 'application/x-ndjson',
-    });
-    const text = await spool('just text\n', { artifactClass: 'detect' });
-    opened.push(sniffed, declared, text);
+  it('spool() picks SpooledJsonArtifact by sniffing or by media type; a declared kind wins', async () => {
+    const sniffed = await spool('{"a":1}\n{"a":2}\n');
+    const declared = await spool('{"a":1}', { mediaType: 'application/x-ndjson' });
+    const text = await spool('just text\n');
+    const plain = await spool('{"a":1}\n{"a":2}\n', { kind: 'text' });
+    opened.push(sniffed, declared, text, plain);
     expect(sniffed).toBeInstanceOf(SpooledJsonArtifact);
     expect(sniffed.kind).toBe('jsonl');
     expect(declared.kind).toBe('jsonl');
     expect(text.constructor).toBe(SpooledArtifact);
+    expect(plain.constructor).toBe(SpooledArtifact);
+  });
+
+  it('matches declared media types exactly before families, ignoring parameters and case', () => {
+    const kindOf = (mediaType: string) => defaultArtifactKinds.ofMediaType(mediaType)?.name;
+    expect(kindOf('application/x-ndjson; charset=utf-8')).toBe('jsonl');
+    expect(kindOf('application/json-seq')).toBe('jsonl');
+    expect(kindOf('Application/JSON')).toBe('json');
+    expect(kindOf('application/geo+json')).toBe('json');
+    expect(kindOf('text/x-markdown')).toBe('markdown');
+    expect(kindOf('text/csv')).toBe('text');
+    expect(kindOf('application/octet-stream')).toBeUndefined();
+    expect(defaultArtifactKinds.get('jsonl')?.mediaType).toBe('application/x-ndjson');
   });
 });
 
@@ -265,7 +274,7 @@ describe('forging', () => {
     const textCall = new ToolCall({ id: 'call_b', name: 'log', arguments: {} });
     textCall.results = text;
     const context = new DispatchContext({ turnToolCalls: [jsonCall, textCall] });
-    const forged = SpooledJsonArtifact.forgeTools(context);
+    const forged = forgeArtifactTools(defaultArtifactKinds, context);
     const names = forged.list().map((entry) => entry.name);
     expect(names).toEqual(
       expect.arrayContaining([

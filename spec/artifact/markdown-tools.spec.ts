@@ -1,10 +1,11 @@
 import {
   DispatchContext,
+  defaultArtifactKinds,
   type SpooledArtifact,
-  SpooledMarkdownArtifact,
   spool,
   ToolCall,
 } from 'spoolforge';
+import { forgeArtifactTools } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeForged } from '../helpers/forged-tools.js';
@@ -16,14 +17,14 @@ afterEach(async () => {
 
 async function spooledCall(id: string, text: string, markdown = true) {
   const call = new ToolCall({ id, name: 'fetch_docs', arguments: {} });
-  const artifact = await spool(text, markdown ? { artifactClass: SpooledMarkdownArtifact } : {});
+  const artifact = await spool(text, { kind: markdown ? 'markdown' : 'text' });
   opened.push(artifact);
   call.results = artifact;
   return call;
 }
 
 const invoke = (context: DispatchContext, name: string, input: Record<string, unknown>) =>
-  invokeForged(SpooledMarkdownArtifact, context, name, input);
+  invokeForged(context, name, input);
 
 /** The call a cut result names, parsed back into arguments. */
 function continuation(text: string, toolName: string): Record<string, unknown> {
@@ -60,7 +61,7 @@ const guide = [
   '[docs]: https://docs.example', // 25
 ].join('\n');
 
-describe('SpooledMarkdownArtifact.forgeTools', () => {
+describe('forging for Markdown outputs', () => {
   it('offers the base tools and artifact_md_* for Markdown outputs only', async () => {
     const context = new DispatchContext({
       turnToolCalls: [
@@ -68,7 +69,8 @@ describe('SpooledMarkdownArtifact.forgeTools', () => {
         await spooledCall('call_log', 'x', false),
       ],
     });
-    const tools = SpooledMarkdownArtifact.forgeTools(context).list();
+    const forged = forgeArtifactTools(defaultArtifactKinds, context);
+    const tools = forged.list();
     expect(tools.map((tool) => tool.name)).toEqual([
       'artifact_head',
       'artifact_tail',
@@ -98,10 +100,8 @@ describe('SpooledMarkdownArtifact.forgeTools', () => {
     expect(await invoke(context, 'artifact_list', {})).toMatch(
       /^call_md tool=fetch_docs kind=markdown /,
     );
-    // Forging the base class still sees both outputs, and no Markdown tools.
-    const { SpooledArtifact: Base } = await import('spoolforge');
-    expect(Base.forgeTools(context).has('artifact_md_headings')).toBe(false);
-    const inputSchema = Base.forgeTools(context).get('artifact_head')?.inputSchema ?? z.never();
+    // The base tools see both outputs.
+    const inputSchema = forged.get('artifact_head')?.inputSchema ?? z.never();
     const base = z.toJSONSchema(inputSchema) as unknown as {
       properties: { callId: { enum: string[] } };
     };

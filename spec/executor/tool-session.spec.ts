@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { defineTool, SpooledArtifact, SpooledJsonArtifact, ToolSession } from 'spoolforge';
+import {
+  baseToolMethods,
+  defaultArtifactKinds,
+  defineTool,
+  SpooledArtifact,
+  SpooledJsonArtifact,
+  SpoolforgeError,
+  ToolSession,
+} from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -94,7 +102,7 @@ describe('ToolSession', () => {
     expect(outcomes.map((outcome) => outcome.isError)).toEqual([false, false, false]);
   });
 
-  it('spools a web ReadableStream and uses the tool’s artifactConstructor', async () => {
+  it('spools a web ReadableStream as the class of the tool’s declared kind', async () => {
     class BuildLog extends SpooledArtifact {
       override get kind() {
         return 'build-log';
@@ -104,19 +112,32 @@ describe('ToolSession', () => {
       name: 'stream',
       description: '',
       inputSchema: z.object({}),
-      artifactConstructor: () => BuildLog,
+      kind: 'build-log',
       handler: () => new Blob(['line\n'.repeat(10_000)]).stream(),
     });
-    await using session = new ToolSession({
-      tools: [stream],
-      artifactClasses: [BuildLog, SpooledArtifact],
+    const kinds = defaultArtifactKinds.with({
+      name: 'build-log',
+      mediaType: 'text/plain',
+      artifactClass: BuildLog,
+      toolMethods: baseToolMethods,
     });
+    await using session = new ToolSession({ tools: [stream], kinds });
     const [outcome] = await session.run(
       [{ id: 'c', name: 'stream', arguments: {} }],
       session.dispatch(),
     );
     expect(outcome?.call.results).toBeInstanceOf(BuildLog);
     expect(text(outcome ?? { content: [] })).toContain('build-log, 48.8 KiB, 10,000 lines');
+    // A kind the session's registry lacks is refused when the session is made.
+    const refused = (() => {
+      try {
+        return new ToolSession({ tools: [stream] });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(SpoolforgeError.isInstance(refused) && refused.code).toBe('E_INVALID_ARGUMENT');
+    expect((refused as Error).message).toContain("declares kind 'build-log'");
   });
 
   it('turns everything a model can get wrong into error results, and the loop goes on', async () => {

@@ -1,17 +1,17 @@
-import type { DispatchContext, ForgeOptions, SpooledArtifact } from 'spoolforge';
+import { type DispatchContext, defaultArtifactKinds, type ForgeOptions } from 'spoolforge';
+import { forgeArtifactTools } from 'spoolforge/engine';
 
 /**
- * Runs one tool that `artifactClass` forges for `context`, as the executor would: the input
+ * Runs one tool the built-in kinds forge for `context`, as the executor would: the input
  * through the tool's schema, then its handler; the answer as text.
  */
 export async function invokeForged(
-  artifactClass: typeof SpooledArtifact,
   context: DispatchContext,
   name: string,
   input: Record<string, unknown>,
   options: ForgeOptions = {},
 ): Promise<string> {
-  const tool = artifactClass.forgeTools(context, options).get(name);
+  const tool = forgeArtifactTools(defaultArtifactKinds, context, options).get(name);
   if (!tool) throw new Error(`${name} was not forged`);
   return String(
     await tool.handler(tool.inputSchema.parse(input), {

@@ -2,8 +2,8 @@ import { compileMatcher, type PatternOptions } from '../grep/compile-matcher.js'
 import { type GrepScanResult, grepScan } from '../grep/grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import type { SpooledArtifact } from './spooled-artifact.js';
 
 /**
  * Options for {@link SpooledArtifact.grep}, named after the grep flags they mirror.
@@ -62,6 +62,21 @@ export interface GrepResult {
 }
 
 /**
+ * What a grep reads of an artifact (a `SpooledArtifact` is one): its bytes, where a line starts,
+ * and how much text it may gather.
+ *
+ * @example
+ * ```ts
+ * const target: GrepTarget = artifact;
+ * ```
+ */
+export interface GrepTarget {
+  readonly reader: SpoolReader;
+  readonly maxStringBytes: number;
+  lineOffset(line: number, options?: { signal?: AbortSignal }): Promise<number>;
+}
+
+/**
  * Streams a grep over an artifact's bytes (those that have arrived) to `onLine`, decoded and
  * numbered from 0; `onLine` returns `false` to stop early. `onSeparator` marks where grep would
  * print `--`.
@@ -72,7 +87,7 @@ export interface GrepResult {
  * ```
  */
 export async function streamGrep(
-  artifact: SpooledArtifact,
+  artifact: GrepTarget,
   pattern: string,
   options: GrepOptions,
   onLine: (line: GrepLine) => boolean | undefined,
@@ -133,7 +148,7 @@ export async function streamGrep(
  * ```
  */
 export async function grepArtifact(
-  artifact: SpooledArtifact,
+  artifact: GrepTarget,
   pattern: string,
   options: GrepOptions,
 ): Promise<GrepResult> {

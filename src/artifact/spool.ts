@@ -1,9 +1,10 @@
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
-import { type ArtifactClassChooser, defaultArtifactClassFor } from './artifact-class-for-kind.js';
-import { mediaTypeOfKind, resolveKind, sniffBytes } from './detect-kind.js';
-import { SpooledArtifact, type SpooledArtifactOptions } from './spooled-artifact.js';
+import type { ArtifactKinds } from './kinds/artifact-kinds.js';
+import { defaultArtifactKinds } from './kinds/built-in-kinds.js';
+import { sniffBytes } from './kinds/sniff-sample.js';
+import type { SpooledArtifact, SpooledArtifactOptions } from './spooled-artifact.js';
 
 /**
  * What {@link spool} accepts: text, bytes, or any async iterable of chunks (a Node `Readable`,
@@ -28,21 +29,22 @@ export interface SpoolOptions
   extends SpoolWriterOptions,
     Omit<SpooledArtifactOptions, 'lineIndex' | 'onClose'> {
   /**
-   * The class to wrap the spool in (a subclass of `SpooledArtifact`), or `'detect'`: the kind
-   * the declared `mediaType` names, else the one the first 64 KiB show (see `detectKind`),
-   * mapped by `artifactClassFor`. Default `SpooledArtifact`.
+   * What the output is, by kind name (`'json'`, `'text'` for a plain `SpooledArtifact`).
+   * Default: the kind the declared `mediaType` means, else the one its first 64 KiB show.
    */
-  artifactClass?: typeof SpooledArtifact | 'detect';
-  /** Maps a detected kind to a class. Default {@link defaultArtifactClassFor}. */
-  artifactClassFor?: ArtifactClassChooser;
+  kind?: string;
+  /** The kinds to choose from, and so the class of the artifact. Default `defaultArtifactKinds`. */
+  kinds?: ArtifactKinds;
   /** Aborting stops reading the source, removes the temp file and rejects with `E_ABORTED`. */
   signal?: AbortSignal;
 }
 
 /**
  * Streams a source into a spool (memory, then a private temp file past `memoryThreshold`),
- * building the line index on the way, and returns the artifact once the source ends. Memory
- * stays at the threshold plus one chunk, whatever the source's size.
+ * building the line index on the way, and returns the artifact once the source ends, as the
+ * class of its kind: the declared `kind`, else the one its `mediaType` means, else the one its
+ * first 64 KiB show (a `SpooledJsonArtifact` for JSON, a plain `SpooledArtifact` for text).
+ * Memory stays at the threshold plus one chunk, whatever the source's size.
  *
  * @example
  * ```ts
@@ -55,7 +57,8 @@ export async function spool(
   source: SpoolSource,
   options: SpoolOptions = {},
 ): Promise<SpooledArtifact> {
-  const { signal } = options;
+  const { signal, kind: declared, kinds = defaultArtifactKinds, ...artifactOptions } = options;
+  const declaredKind = declared === undefined ? undefined : kinds.named(declared);
   const writer = new SpoolWriter(options);
   try {
     throwIfAborted(signal);
@@ -69,16 +72,14 @@ export async function spool(
     await writer.close();
     throw error;
   }
-  if (options.artifactClass !== 'detect') {
-    return (options.artifactClass ?? SpooledArtifact).fromWriter(writer, options);
-  }
+  // A declared kind keeps the media type as given: its class may still tell JSON from JSONL.
+  if (declaredKind) return declaredKind.artifactClass.fromWriter(writer, artifactOptions);
   const size = writer.lineIndex.byteLength;
-  const kind = resolveKind({
+  const kind = kinds.resolve({
     mediaType: options.mediaType,
     head: await writer.reader().read(0, Math.min(size, sniffBytes)),
     complete: size <= sniffBytes,
   });
-  const artifactClass = (options.artifactClassFor ?? defaultArtifactClassFor)(kind);
-  const mediaType = options.mediaType ?? mediaTypeOfKind(kind);
-  return artifactClass.fromWriter(writer, { ...options, mediaType });
+  const mediaType = options.mediaType ?? kind.mediaType;
+  return kind.artifactClass.fromWriter(writer, { ...artifactOptions, mediaType });
 }

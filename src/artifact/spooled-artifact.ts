@@ -9,13 +9,8 @@ import { readerChunks } from '../spool/reader-chunks.js';
 import { seekLine } from '../spool/seek-line.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 import type { SpoolWriter } from '../spool/spool-writer.js';
-import type { DispatchContext } from '../tools/dispatch-context.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ArtifactLine } from './artifact-line.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import { baseToolMethods } from './forge/base-tool-methods.js';
-import { type ForgeOptions, forgeArtifactTools } from './forge/forge-tools.js';
-import type { ToolMethodDescriptor } from './forge/tool-method-descriptor.js';
 import type { GrepOptions, GrepResult } from './grep-artifact.js';
 import { grepArtifact } from './grep-artifact.js';
 import type { TokenEncoding } from './tokens/approximate-tokens.js';
@@ -73,8 +68,6 @@ export interface QueryOptions {
  */
 export class SpooledArtifact {
   static readonly defaultMaxStringBytes = 64 * 1024 * 1024;
-  /** This class's own queries for models; a subclass adds its own and inherits these. */
-  static readonly toolMethods: readonly ToolMethodDescriptor<SpooledArtifact>[] = baseToolMethods;
   readonly reader: SpoolReader;
   readonly name: string | undefined;
   readonly mediaType: string | undefined;
@@ -93,15 +86,6 @@ export class SpooledArtifact {
     this.#indexIsLive = options.lineIndex !== undefined;
     this.#index = options.lineIndex ?? new LineIndex();
     this.#onClose = options.onClose;
-  }
-
-  /**
-   * The tools of one dispatch for this class: one per descriptor (this class's and its bases'),
-   * with `callId` limited to the turn's calls whose results are instances of this class.
-   */
-  static forgeTools(context: DispatchContext, options: ForgeOptions = {}): ToolRegistry {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass forging its own tools
-    return forgeArtifactTools(this, context, options);
   }
 
   /** An artifact over a file read in place; its line index is built on first need. */
@@ -154,7 +138,10 @@ export class SpooledArtifact {
     } as Options);
   }
 
-  /** What the artifact holds, for handles and listings: `text` here; subclasses say more. */
+  /**
+   * What the artifact holds, for handles and listings: `text` here; subclasses say more (a
+   * custom kind's class returns the kind's name, which handles and artifact_list show).
+   */
   get kind(): string {
     return 'text';
   }

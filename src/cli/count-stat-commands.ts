@@ -1,4 +1,5 @@
-import { detectKind, sniffBytes } from '../artifact/detect-kind.js';
+import { sniffBuiltInKind } from '../artifact/kinds/built-in-sniffers.js';
+import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import { LineIndex } from '../spool/line-index.js';
 import { buildLineIndexInParallel } from '../spool/parallel-line-index.js';
 import type { CliContext, Command } from './cli-context.js';
@@ -39,7 +40,7 @@ export const statCommand: Command = async (argv, context) => {
   return withSource(parseArguments(argv, sourceOptions), ['SOURCE'], context, async (source) => {
     const { bytes, lines, head } = await measure(source, context, { sniff: true });
     context.output.writeText(
-      `${JSON.stringify({ bytes, lines, kind: detectKind(head, { complete: bytes <= head.length }) })}\n`,
+      `${JSON.stringify({ bytes, lines, kind: sniffBuiltInKind(head, { complete: bytes <= head.length }) })}\n`,
     );
     return 0;
   });

@@ -1,5 +1,7 @@
-import { collectToolMethods, listToolName } from '../artifact/forge/forge-tools.js';
+import { listToolName } from '../artifact/forge/forge-tools.js';
 import { headChars, toModelLine } from '../artifact/forge/model-lines.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
+import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { type LinePreview, linePreviews } from '../artifact/line-previews.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { TokenEncoding } from '../artifact/tokens/approximate-tokens.js';
@@ -24,6 +26,8 @@ export interface HandleOptions {
   maxTokens?: number;
   /** The tokenizer for the estimate and the budget. Default `o200k_base`. */
   encoding?: TokenEncoding;
+  /** The kinds whose tool methods the handle names. Default `defaultArtifactKinds`. */
+  kinds?: ArtifactKinds;
   signal?: AbortSignal;
 }
 
@@ -58,9 +62,8 @@ export async function renderHandle(
     `Output of ${call.name}${name} (${call.id}) was spooled, not inlined: ${artifact.kind}, ` +
     `${formatBytes(bytes)}, ${number(lineCount)} line${lineCount === 1 ? '' : 's'}, ` +
     `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
-  const tools = collectToolMethods(artifact.constructor as typeof SpooledArtifact).map(
-    (method) => method.name,
-  );
+  const kinds = options.kinds ?? defaultArtifactKinds;
+  const tools = kinds.toolMethodsOf(artifact).map((method) => method.name);
   const footer = `Query it with ${tools.join(', ')} (callId "${call.id}"); ${listToolName} shows every output you can query.`;
   const previewLines = options.previewLines ?? 3;
   const width = options.previewLineChars ?? 100;

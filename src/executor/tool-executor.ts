@@ -172,7 +172,11 @@ async function render(
 ): Promise<ContentPart[]> {
   const results = call.results;
   if (results instanceof SpooledArtifact) {
-    const handle = { ...options.handle, ...(options.signal ? { signal: options.signal } : {}) };
+    const handle = {
+      ...options.handle,
+      ...(options.kinds ? { kinds: options.kinds } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     return [{ type: 'text', text: await renderHandle(call, results, handle) }];
   }
   if (Media.isInstance(results)) {

@@ -1,7 +1,8 @@
-import type { ForgeOptions } from '../artifact/forge/forge-tools.js';
-import { SpooledJsonArtifact } from '../artifact/json/spooled-json-artifact.js';
-import { SpooledMarkdownArtifact } from '../artifact/markdown/spooled-markdown-artifact.js';
+import { type ForgeOptions, forgeArtifactTools } from '../artifact/forge/forge-tools.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
+import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { DispatchContext } from '../tools/dispatch-context.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolCall } from '../tools/tool-call.js';
@@ -21,18 +22,7 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
   /** The agent's own tools. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of every input type
   tools?: Iterable<Tool<any>> | ToolRegistry;
-  /**
-   * Artifact classes whose tools are forged, most specific first. Default
-   * `[SpooledJsonArtifact, SpooledMarkdownArtifact, SpooledArtifact]`.
-   */
-  artifactClasses?: (typeof SpooledArtifact)[];
 }
-
-const defaultArtifactClasses: readonly (typeof SpooledArtifact)[] = [
-  SpooledJsonArtifact,
-  SpooledMarkdownArtifact,
-  SpooledArtifact,
-];
 
 /**
  * The provider-neutral agent loop: {@link ToolSession.dispatch} forges the tools for the next
@@ -52,8 +42,11 @@ const defaultArtifactClasses: readonly (typeof SpooledArtifact)[] = [
 export class ToolSession {
   readonly registry: ToolRegistry;
   readonly #options: ToolSessionOptions;
-  /** The artifact classes whose tools each dispatch forges, most specific first. */
-  readonly artifactClasses: readonly (typeof SpooledArtifact)[];
+  /**
+   * The kinds its outputs are spooled as and whose tools each dispatch forges: `kinds`, else
+   * the store's, else `defaultArtifactKinds`.
+   */
+  readonly kinds: ArtifactKinds;
   readonly #toolCalls: ToolCall<ToolCallResults>[] = [];
   /** What each dispatch offered: its calls run against this even after ack prunes the live registry. */
   readonly #offered = new WeakMap<DispatchContext, ToolRegistry>();
@@ -61,8 +54,16 @@ export class ToolSession {
   constructor(options: ToolSessionOptions = {}) {
     this.registry =
       options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
-    this.#options = options;
-    this.artifactClasses = options.artifactClasses ?? defaultArtifactClasses;
+    this.kinds = options.kinds ?? options.store?.kinds ?? defaultArtifactKinds;
+    this.#options = { ...options, kinds: this.kinds };
+    for (const tool of this.registry.list()) {
+      if (tool.kind !== undefined && !this.kinds.get(tool.kind)) {
+        throw new SpoolforgeError(
+          'E_INVALID_ARGUMENT',
+          `Tool '${tool.name}' declares kind '${tool.kind}', which the session's kinds lack`,
+        );
+      }
+    }
   }
 
   /** Every call run so far in this session, in order. */
@@ -78,11 +79,8 @@ export class ToolSession {
   dispatch(): DispatchContext {
     const context = new DispatchContext({ turnToolCalls: this.#toolCalls });
     const limits = this.#options.limits ? { limits: this.#options.limits } : {};
-    // Most specific first, the base last: its forged tools span every artifact, so they win.
-    const forged = this.artifactClasses.map((artifactClass) =>
-      artifactClass.forgeTools(context, limits),
-    );
-    const tools = ToolRegistry.merge([this.registry, ...forged], { onCollision: 'replace' });
+    const forged = forgeArtifactTools(this.kinds, context, limits);
+    const tools = ToolRegistry.merge([this.registry, forged], { onCollision: 'replace' });
     context.tools = tools;
     tools.bindContext(context);
     this.#offered.set(context, new ToolRegistry(tools.list()));

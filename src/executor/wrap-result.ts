@@ -1,4 +1,4 @@
-import type { ArtifactClassChooser } from '../artifact/artifact-class-for-kind.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 import { Media } from '../artifact/media.js';
 import { type SpoolOptions, type SpoolSource, spool } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
@@ -18,13 +18,14 @@ export interface WrapOptions {
   /** Results of at most this many bytes stay inline text. Default 2 KiB. */
   inlineThreshold?: number;
   /** Where spooled bytes go. */
-  spool?: Omit<SpoolOptions, 'signal' | 'artifactClass' | 'artifactClassFor'>;
+  spool?: Omit<SpoolOptions, 'signal' | 'kind' | 'kinds'>;
   /**
-   * The class for a tool without an `artifactConstructor`, from its declared `mediaType` or
-   * else the sniffed first bytes. Default: JSON/JSONL → `SpooledJsonArtifact`, Markdown →
-   * `SpooledMarkdownArtifact`, else `SpooledArtifact`; `() => SpooledArtifact` turns it off.
+   * The kinds a result may be: the tool's declared `kind`, else the one its `mediaType` means,
+   * else the one its first bytes show, decides the artifact's class (and, in a `ToolSession`,
+   * the tools forged for it). Default `defaultArtifactKinds`, or `store`'s kinds when there is
+   * a store.
    */
-  artifactClassFor?: ArtifactClassChooser;
+  kinds?: ArtifactKinds;
   /**
    * Spool large results into this store instead of a temp file: they outlive the process, and
    * a conversation log can refer to them by id.
@@ -61,9 +62,8 @@ export interface WrappedValue {
 export const defaultInlineThreshold = 2 * 1024;
 
 /**
- * What a tool's return value becomes: inline text when small, a spooled artifact of
- * `tool.artifactConstructor?.()` (else the class its media type or first bytes call for) when
- * large (streams are spooled as they arrive, never gathered first), or the `Media` itself.
+ * What a tool's return value becomes: inline text when small, a spooled artifact of the class
+ * of its kind (`tool.kind`, else the one its media type or first bytes call for) when large (streams are spooled as they arrive, never gathered first), or the `Media` itself.
  *
  * @example
  * ```ts
@@ -71,7 +71,7 @@ export const defaultInlineThreshold = 2 * 1024;
  * ```
  */
 export async function wrapResult(
-  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  tool: Pick<Tool, 'kind' | 'mediaType'>,
   value: unknown,
   options: WrapOptions = {},
 ): Promise<string | SpooledArtifact | Media> {
@@ -87,7 +87,7 @@ export async function wrapResult(
  * ```
  */
 export async function wrapValue(
-  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  tool: Pick<Tool, 'kind' | 'mediaType'>,
   value: unknown,
   options: WrapOptions = {},
 ): Promise<WrappedValue> {
@@ -114,42 +114,46 @@ export async function wrapValue(
 }
 
 function spoolSource(
-  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  tool: Pick<Tool, 'kind' | 'mediaType'>,
   source: SpoolSource,
   options: WrapOptions,
 ): Promise<SpooledArtifact> {
-  const artifactClass = (tool.artifactConstructor?.() ?? 'detect') as typeof SpooledArtifact;
   return spool(source, {
     ...options.spool,
-    artifactClass,
-    ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
-    ...(options.artifactClassFor ? { artifactClassFor: options.artifactClassFor } : {}),
+    ...declaredKind(tool, options),
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 
 async function storeSource(
-  tool: Pick<Tool, 'artifactConstructor' | 'mediaType'>,
+  tool: Pick<Tool, 'kind' | 'mediaType'>,
   source: SpoolSource,
   store: ArtifactStore,
   options: WrapOptions,
 ): Promise<{ artifact: SpooledArtifact; ref: string }> {
   const signal = options.signal ? { signal: options.signal } : {};
+  const kinds = options.kinds ? { kinds: options.kinds } : {};
   const record = await store.put(source, {
     ...options.storeOptions,
-    ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
+    ...declaredKind(tool, options),
     ...signal,
   });
-  const artifactClass = (tool.artifactConstructor?.() ?? options.artifactClassFor?.(record.kind)) as
-    | typeof SpooledArtifact
-    | undefined;
   const artifact = await store
-    .get(record.id, { ...signal, ...(artifactClass && { artifactClass }) })
+    .get(record.id, { ...signal, ...kinds })
     .catch(async (error: unknown) => {
       await store.delete(record.id).catch(() => undefined);
       throw error;
     });
   return { artifact, ref: record.id };
+}
+
+/** What the tool declares of its results, and the kinds to read it in. */
+function declaredKind(tool: Pick<Tool, 'kind' | 'mediaType'>, options: WrapOptions) {
+  return {
+    ...(tool.kind === undefined ? {} : { kind: tool.kind }),
+    ...(tool.mediaType ? { mediaType: tool.mediaType } : {}),
+    ...(options.kinds ? { kinds: options.kinds } : {}),
+  };
 }
 
 function toSource(value: unknown): SpoolSource {

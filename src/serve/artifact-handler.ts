@@ -204,7 +204,12 @@ export function createArtifactHandler(
       if (artifact === undefined) return notFound();
       try {
         if (runs)
-          outcome = await runViewerQuery(artifact, query, { callId: record.id, limits, signal });
+          outcome = await runViewerQuery(artifact, query, {
+            callId: record.id,
+            limits,
+            signal,
+            kinds: store.kinds,
+          });
       } finally {
         await artifact.close();
       }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname } from 'node:path';
-import { mediaTypeOfKind } from '../artifact/detect-kind.js';
+import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendJsonError } from './http-responses.js';
 
@@ -30,7 +30,7 @@ export function bodyContentType(record: StoredArtifactRecord): string {
   const mediaType =
     record.mediaType !== undefined && mediaTypePattern.test(record.mediaType)
       ? record.mediaType
-      : mediaTypeOfKind(record.kind);
+      : (defaultArtifactKinds.get(record.kind)?.mediaType ?? 'application/octet-stream');
   return /^text\//i.test(mediaType) && !/;\s*charset=/i.test(mediaType)
     ? `${mediaType}; charset=utf-8`
     : mediaType;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { collectToolMethods } from '../artifact/forge/forge-tools.js';
 import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, type SpoolforgeErrorCode } from '../shared/spoolforge-error.js';
 
@@ -98,29 +98,29 @@ const queryProblems: readonly SpoolforgeErrorCode[] = [
 
 /**
  * Answers a viewer query with the same descriptor a model's tool call runs (found with
- * `collectToolMethods`, arguments checked by its own zod schema), so the page shows exactly
+ * the artifact's kind, arguments checked by its own zod schema), so the page shows exactly
  * what a model would see, bounded by the same limits. Bad input (an unknown operation, a
  * negative count, an invalid regex) becomes a `problem`; other failures are thrown.
  *
  * @example
  * ```ts
  * const outcome = await runViewerQuery(artifact, readViewerQuery(url.searchParams), {
- *   callId: record.id, limits: {}, signal,
+ *   callId: record.id, limits: {}, signal, kinds: store.kinds,
  * });
  * ```
  */
 export async function runViewerQuery(
   artifact: SpooledArtifact,
   query: ViewerQuery,
-  context: { callId: string; limits: ResultLimits; signal: AbortSignal },
+  context: { callId: string; limits: ResultLimits; signal: AbortSignal; kinds: ArtifactKinds },
 ): Promise<ViewerOutcome> {
   if (!Object.hasOwn(viewerOperations, query.operation)) {
     return { problem: `op must be one of ${Object.keys(viewerOperations).join(', ')}` };
   }
   const toolName = viewerOperations[query.operation as ViewerOperation];
-  const descriptor = collectToolMethods(artifact.constructor as typeof SpooledArtifact).findLast(
-    (method) => method.name === toolName,
-  );
+  const descriptor = context.kinds
+    .toolMethodsOf(artifact)
+    .find((method) => method.name === toolName);
   if (descriptor === undefined)
     return { problem: `${artifact.kind} artifacts have no ${toolName}` };
   const parsed = z.object(descriptor.args).safeParse(toolArguments(query));

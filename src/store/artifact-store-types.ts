@@ -1,5 +1,4 @@
-import type { ArtifactClassChooser } from '../artifact/artifact-class-for-kind.js';
-import type { ArtifactKind } from '../artifact/detect-kind.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 
 /**
  * Options for `ArtifactStore.open`.
@@ -15,8 +14,11 @@ export interface ArtifactStoreOptions {
    * `Date` holds) is never. Default: until deleted.
    */
   defaultTtl?: number;
-  /** Maps a kind to the class `get` opens. Default `defaultArtifactClassFor`. */
-  artifactClassFor?: ArtifactClassChooser;
+  /**
+   * The kinds `put` records and `get` opens as their classes (a kind it does not know opens as a
+   * plain `SpooledArtifact`). Default `defaultArtifactKinds`.
+   */
+  kinds?: ArtifactKinds;
   /** The clock TTLs are measured against, in epoch milliseconds. Default `Date.now`. */
   now?: () => number;
 }
@@ -32,8 +34,13 @@ export interface ArtifactStoreOptions {
 export interface PutOptions {
   /** A label for people, models and `get`; never used as a path. Later puts may reuse it. */
   name?: string;
-  /** What the bytes are; default: sniffed from the declared `mediaType`, else the first 64 KiB. */
-  kind?: ArtifactKind;
+  /**
+   * What the bytes are, by kind name (`'json'`); default: the kind the declared `mediaType`
+   * means, else the one the first 64 KiB show.
+   */
+  kind?: string;
+  /** The kinds to choose from. Default: the store's. */
+  kinds?: ArtifactKinds;
   /** The producer's media type (`application/x-ndjson`), served as Content-Type. */
   mediaType?: string;
   /**
@@ -61,7 +68,7 @@ export interface StoredArtifactRecord {
   /** Random, URL-safe; the file names derive from it, never from `name`. */
   id: string;
   name: string | undefined;
-  kind: ArtifactKind;
+  kind: string;
   mediaType: string | undefined;
   byteLength: number;
   lineCount: number;

@@ -1,12 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  type ArtifactClassChooser,
-  defaultArtifactClassFor,
-} from '../artifact/artifact-class-for-kind.js';
-import { mediaTypeOfKind, resolveKind, sniffBytes } from '../artifact/detect-kind.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
+import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
+import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
-import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { writeFully } from '../spool/file-io.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
@@ -53,14 +51,15 @@ export class ArtifactStore {
   readonly directory: string;
   readonly #paths: StorePaths;
   readonly #defaultTtl: number | undefined;
-  readonly #artifactClassFor: ArtifactClassChooser;
+  /** The kinds `put` records and `get` opens (unless a call passes its own). */
+  readonly kinds: ArtifactKinds;
   readonly #now: () => number;
 
   private constructor(directory: string, options: ArtifactStoreOptions) {
     this.directory = directory;
     this.#paths = new StorePaths(directory);
     this.#defaultTtl = checkTtl(options.defaultTtl);
-    this.#artifactClassFor = options.artifactClassFor ?? defaultArtifactClassFor;
+    this.kinds = options.kinds ?? defaultArtifactKinds;
     this.#now = options.now ?? Date.now;
   }
 
@@ -82,6 +81,8 @@ export class ArtifactStore {
    */
   async put(source: SpoolSource, options: PutOptions = {}): Promise<StoredArtifactRecord> {
     const { signal } = options;
+    const kinds = options.kinds ?? this.kinds;
+    if (options.kind !== undefined) kinds.named(options.kind); // fails before reading
     const ttl = checkTtl(options.ttl) ?? this.#defaultTtl;
     const metadata = options.metadata ?? {};
     checkEncodable(metadata);
@@ -94,7 +95,7 @@ export class ArtifactStore {
       ingestSource(source, handle, signal === undefined ? {} : { signal }),
     );
     const { lineIndex, head } = ingested;
-    const kind = resolveKind({
+    const kind = kinds.resolve({
       kind: options.kind,
       mediaType: options.mediaType,
       head,
@@ -104,8 +105,8 @@ export class ArtifactStore {
     const record: StoredArtifactRecord = {
       id,
       name: options.name,
-      kind,
-      mediaType: options.mediaType ?? mediaTypeOfKind(kind),
+      kind: kind.name,
+      mediaType: options.mediaType ?? kind.mediaType,
       byteLength: lineIndex.byteLength,
       lineCount: lineIndex.lineCount,
       createdAt,
@@ -140,15 +141,15 @@ export class ArtifactStore {
   }
 
   /**
-   * Reopens a live artifact (by id, else the newest with that name) as the class its kind maps
-   * to (or `options.artifactClass`), reading in place from its data file with the stored line
-   * index. Unknown or expired: `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its
+   * Reopens a live artifact (by id, else the newest with that name) as the class of its kind in
+   * `options.kinds` (default the store's; a kind not there opens as a plain `SpooledArtifact`),
+   * reading in place from its data file with the stored line index. Unknown or expired: `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its
    * checksums; by name, one that may be the newest with that name) or missing data:
    * `E_ARTIFACT_DAMAGED`, naming the artifact.
    */
   async get(
     idOrName: string,
-    options: { signal?: AbortSignal; artifactClass?: typeof SpooledArtifact } = {},
+    options: { signal?: AbortSignal; kinds?: ArtifactKinds } = {},
   ): Promise<SpooledArtifact> {
     throwIfAborted(options.signal);
     // By id the sidecar is read once; by name, headers find the newest, then its sidecar.
@@ -183,7 +184,9 @@ export class ArtifactStore {
         `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
       );
     }
-    return new (options.artifactClass ?? this.#artifactClassFor(record.kind))(reader, {
+    const kinds = options.kinds ?? this.kinds;
+    const artifactClass = kinds.get(record.kind)?.artifactClass ?? SpooledArtifact;
+    return new artifactClass(reader, {
       ...(record.name === undefined ? {} : { name: record.name }),
       ...(record.mediaType === undefined ? {} : { mediaType: record.mediaType }),
       lineIndex,

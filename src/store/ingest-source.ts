@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { sniffBytes } from '../artifact/detect-kind.js';
+import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import type { ArtifactKind } from '../artifact/detect-kind.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
 import { readFully } from '../spool/file-io.js';
@@ -238,7 +237,7 @@ function parseHeader(id: string, header: Record<string, unknown>): SidecarHeader
   const record: StoredArtifactRecord = {
     id,
     name,
-    kind: kind as ArtifactKind,
+    kind,
     mediaType,
     byteLength,
     lineCount,

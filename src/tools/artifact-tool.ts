@@ -4,7 +4,7 @@ const artifactToolBrand = Symbol.for('spoolforge.artifactTool');
 
 /**
  * A tool whose handler answers from an artifact (a forged `artifact_grep`, say). Its results are
- * already bounded text, so it never declares an `artifactConstructor`, and the calls it makes
+ * already bounded text, so it never declares a `kind`, and the calls it makes
  * are marked `fromArtifactTool` so they are never offered as a `callId` themselves.
  *
  * @example
@@ -15,7 +15,7 @@ const artifactToolBrand = Symbol.for('spoolforge.artifactTool');
  */
 export interface ArtifactTool<Input = unknown> extends Tool<Input> {
   readonly [artifactToolBrand]: true;
-  artifactConstructor?: never;
+  kind?: never;
 }
 
 /**
@@ -26,9 +26,7 @@ export interface ArtifactTool<Input = unknown> extends Tool<Input> {
  * const tool = artifactTool({ name: 'artifact_head', description, inputSchema, handler, ephemeral: true });
  * ```
  */
-export function artifactTool<Input>(
-  tool: Omit<Tool<Input>, 'artifactConstructor'>,
-): ArtifactTool<Input> {
+export function artifactTool<Input>(tool: Omit<Tool<Input>, 'kind'>): ArtifactTool<Input> {
   return { ...tool, [artifactToolBrand]: true };
 }
 

@@ -1,6 +1,5 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import type { DispatchContext } from './dispatch-context.js';
-import type { CollisionPolicy, Tool } from './tool.js';
+import type { CollisionPolicy, HandlerDispatch, Tool } from './tool.js';
 
 /** A registry holds tools of every input type; a handler's parameter is checked when called. */
 type AnyTool = Tool<unknown>;
@@ -71,7 +70,7 @@ export class ToolRegistry {
   }
 
   /** Prunes this registry's ephemeral tools when `context` is acked (not when it is nacked). */
-  bindContext(context: DispatchContext): () => void {
+  bindContext(context: Pick<HandlerDispatch, 'onAck'>): () => void {
     return context.onAck(() => {
       for (const tool of this.list()) if (tool.ephemeral) this.#tools.delete(tool.name);
     });

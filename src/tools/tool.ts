@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DispatchContext } from './dispatch-context.js';
+import type { ToolCall } from './tool-call.js';
 
 /**
  * What happens when a registry meets a second tool of the same name: fail, take the newcomer,
@@ -11,6 +11,24 @@ import type { DispatchContext } from './dispatch-context.js';
  * ```
  */
 export type CollisionPolicy = 'throw' | 'replace' | 'keep';
+
+/**
+ * The dispatch a call was made in, as a handler sees it (a `DispatchContext` is one): the calls
+ * of the turn so far, and its settlement.
+ *
+ * @example
+ * ```ts
+ * handler: async (input, { dispatch }) => `${dispatch.turnToolCalls.length} calls so far`
+ * ```
+ */
+export interface HandlerDispatch {
+  readonly turnToolCalls: readonly ToolCall[];
+  readonly state: 'pending' | 'acked' | 'nacked';
+  /** Runs `handler` on ack; returns an unsubscribe function. */
+  onAck(handler: () => void): () => void;
+  /** Runs `handler` on nack; returns an unsubscribe function. */
+  onNack(handler: (error: unknown) => void): () => void;
+}
 
 /**
  * What a handler gets besides its arguments.
@@ -26,19 +44,8 @@ export interface ToolHandlerContext {
   /** The id the model gave this call. */
   toolCallId: string;
   /** The dispatch whose response asked for this call. */
-  dispatch: DispatchContext;
+  dispatch: HandlerDispatch;
 }
-
-/**
- * A class (or anything constructible) the executor wraps large results in. Kept generic here:
- * the tools layer knows nothing of artifacts.
- *
- * @example
- * ```ts
- * const artifactConstructor = () => SpooledJsonArtifact;
- * ```
- */
-export type ArtifactConstructorLike = abstract new (...args: never[]) => unknown;
 
 /**
  * A tool a model can call: a name, a description, a zod input schema and a handler. A handler
@@ -60,9 +67,12 @@ export interface Tool<Input = unknown> {
   description: string;
   inputSchema: z.ZodType<Input>;
   handler(input: Input, context: ToolHandlerContext): unknown;
-  /** The artifact class large results are wrapped in (default `SpooledArtifact`). */
-  artifactConstructor?: () => ArtifactConstructorLike;
-  /** A media type for the results (`application/json`, `text/markdown`, …), used to pick a class. */
+  /**
+   * The artifact kind of large results (`'json'`, or a kind you registered), looked up in the
+   * session's `kinds`. Default: the kind `mediaType` means, else the one the first bytes show.
+   */
+  kind?: string;
+  /** A media type for the results (`application/json`, `text/markdown`, …), used to pick a kind. */
   mediaType?: string;
   /** Offered for one dispatch only; pruned from a bound registry when the dispatch is acked. */
   ephemeral?: boolean;

@@ -5,7 +5,8 @@ import { artifactTool } from '../../tools/artifact-tool.js';
 import type { DispatchContext } from '../../tools/dispatch-context.js';
 import type { ToolCall } from '../../tools/tool-call.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import type { SpooledArtifact } from '../spooled-artifact.js';
+import type { ArtifactKinds } from '../kinds/artifact-kinds.js';
+import { SpooledArtifact } from '../spooled-artifact.js';
 import type { ResultLimits } from './model-lines.js';
 import type { ToolMethodDescriptor } from './tool-method-descriptor.js';
 
@@ -14,68 +15,79 @@ import type { ToolMethodDescriptor } from './tool-method-descriptor.js';
  *
  * @example
  * ```ts
- * SpooledArtifact.forgeTools(dispatch, { limits: { maxResultBytes: 20 * 1024 } });
+ * forgeArtifactTools(defaultArtifactKinds, dispatch, { limits: { maxResultBytes: 20 * 1024 } });
  * ```
  */
 export interface ForgeOptions {
   limits?: ResultLimits;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: artifact classes take constructor arguments of their own
-type ArtifactClass = abstract new (...args: any[]) => SpooledArtifact;
-
-/**
- * Every descriptor an artifact class offers: its own `toolMethods` and those of each class it
- * extends, base first.
- *
- * @example
- * ```ts
- * collectToolMethods(SpooledArtifact).map((method) => method.name);
- * ```
- */
-export function collectToolMethods(
-  artifactClass: ArtifactClass,
-): ToolMethodDescriptor<SpooledArtifact>[] {
-  const chain: ArtifactClass[] = [];
-  for (
-    let current: unknown = artifactClass;
-    typeof current === 'function';
-    current = Object.getPrototypeOf(current)
-  ) {
-    chain.unshift(current as ArtifactClass);
+/** How many classes a class extends: a kind of a subclass forges before its base's kinds. */
+function classDepth(artifactClass: object): number {
+  let depth = 0;
+  for (let current = Object.getPrototypeOf(artifactClass); current; depth++) {
+    current = Object.getPrototypeOf(current);
   }
-  return chain.flatMap((current) =>
-    Object.hasOwn(current, 'toolMethods')
-      ? ((current as unknown as { toolMethods: ToolMethodDescriptor<SpooledArtifact>[] })
-          .toolMethods ?? [])
-      : [],
-  );
+  return depth;
 }
 
 /**
- * Forges the tools of one dispatch for `artifactClass`: the calls of the turn whose results are
- * instances of it (and not made by an artifact tool: the recursion break) become the `callId`
- * enum of one ephemeral {@link artifactTool} per descriptor, plus `artifact_list`. No such call
- * → an empty registry.
+ * Forges the tools of one dispatch: the calls of the turn whose results are artifacts (and not
+ * made by an artifact tool: the recursion break) are grouped by their kind in `kinds`, and each
+ * tool method of those kinds becomes one ephemeral {@link artifactTool} whose `callId` enum
+ * holds the calls whose kind offers it, plus `artifact_list`. Tools come in the order of the
+ * kinds (a subclass's kinds before its base's) and of their methods. No such call → an empty
+ * registry.
  *
  * @example
  * ```ts
- * const forged = forgeArtifactTools(SpooledArtifact, dispatch);
+ * const forged = forgeArtifactTools(defaultArtifactKinds, dispatch);
  * forged.get('artifact_grep'); // input { callId: enum of the turn's spooled calls, pattern, … }
  * ```
  */
 export function forgeArtifactTools(
-  artifactClass: ArtifactClass,
+  kinds: ArtifactKinds,
   context: DispatchContext,
   options: ForgeOptions = {},
 ): ToolRegistry {
   const calls = context.turnToolCalls.filter(
-    (call) => !call.fromArtifactTool && call.results instanceof artifactClass,
+    (call) => !call.fromArtifactTool && call.results instanceof SpooledArtifact,
   );
-  const [first, ...rest] = calls.map((call) => call.id);
-  if (first === undefined) return new ToolRegistry();
+  const kindOf = new Map(calls.map((call) => [call, kinds.of(call.results as SpooledArtifact)]));
+  const order = [...kinds.list()].sort(
+    (first, second) => classDepth(second.artifactClass) - classDepth(first.artifactClass),
+  );
+  // Tool names in the order the kinds with calls bring them, `artifact_list` after the first.
+  const methods = new Map<string, ToolMethodDescriptor<SpooledArtifact> | undefined>();
+  for (const kind of order) {
+    if (!calls.some((call) => kindOf.get(call) === kind)) continue;
+    for (const method of kind.toolMethods)
+      if (!methods.has(method.name)) methods.set(method.name, method);
+    if (!methods.has(listToolName)) methods.set(listToolName, undefined);
+  }
+  const registry = new ToolRegistry();
+  const limits = options.limits ?? {};
+  for (const [name, method] of methods) {
+    if (method === undefined) {
+      registry.register(listTool(calls));
+      continue;
+    }
+    const offered = calls.filter((call) =>
+      kindOf.get(call)?.toolMethods.some((each) => each.name === name),
+    );
+    registry.register(methodTool(method, offered, limits));
+  }
+  return registry;
+}
+
+/** One descriptor as a tool over `calls` (at least one). */
+function methodTool(
+  method: ToolMethodDescriptor<SpooledArtifact>,
+  calls: ToolCall[],
+  limits: ResultLimits,
+) {
   const byId = new Map(calls.map((call) => [call.id, call]));
-  const ids = [first, ...rest] as [string, ...string[]];
+  const ids = calls.map((call) => call.id) as [string, ...string[]];
   const callId = z
     .enum(ids, {
       error: () =>
@@ -83,27 +95,18 @@ export function forgeArtifactTools(
         'were spooled (an artifact_* call cannot be queried itself)',
     })
     .describe(`Which spooled output to query: ${calls.map(describeCall).join('; ')}.`);
-  const limits = options.limits ?? {};
-  const registry = new ToolRegistry();
-  for (const method of collectToolMethods(artifactClass)) {
-    registry.register(
-      artifactTool({
-        name: method.name,
-        description: method.description,
-        inputSchema: z.object({ callId, ...method.args }),
-        ephemeral: true,
-        onCollision: 'replace',
-        handler: async (input: { callId: string }, { signal }) => {
-          const { callId: id, ...args } = input;
-          const artifact = byId.get(id)?.results as SpooledArtifact;
-          return method.run(artifact, args as never, { callId: id, limits, signal });
-        },
-      }),
-      { onCollision: 'replace' },
-    );
-  }
-  registry.register(listTool(calls), { onCollision: 'replace' });
-  return registry;
+  return artifactTool({
+    name: method.name,
+    description: method.description,
+    inputSchema: z.object({ callId, ...method.args }),
+    ephemeral: true,
+    onCollision: 'replace',
+    handler: async (input: { callId: string }, { signal }) => {
+      const { callId: id, ...args } = input;
+      const artifact = byId.get(id)?.results as SpooledArtifact;
+      return method.run(artifact, args as never, { callId: id, limits, signal });
+    },
+  });
 }
 
 function describeCall(call: ToolCall): string {

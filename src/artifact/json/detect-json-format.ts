@@ -1,11 +1,10 @@
 import type { SpoolReader } from '../../spool/spool-reader.js';
-import { detectKind } from '../detect-kind.js';
-
-/** Enough to see a first record and the start of a second. */
-const sniffBytes = 64 * 1024;
+import { looksBinary, looksJsonl } from '../kinds/built-in-sniffers.js';
+import { sniffBytes, sniffSample } from '../kinds/sniff-sample.js';
 
 /**
- * Whether a reader's bytes are JSONL (a JSON object or array per line) or one JSON document.
+ * Whether a reader's bytes are JSONL (a JSON object or array per line) or one JSON document,
+ * as the built-in `jsonl` kind sniffs them.
  *
  * @example
  * ```ts
@@ -18,5 +17,6 @@ export async function detectJsonFormat(
   options: { signal?: AbortSignal } = {},
 ): Promise<'json' | 'jsonl'> {
   const head = await reader.read(0, Math.min(byteLength, sniffBytes), options);
-  return detectKind(head, { complete: byteLength <= sniffBytes }) === 'jsonl' ? 'jsonl' : 'json';
+  const sample = sniffSample(head, { complete: byteLength <= sniffBytes });
+  return !looksBinary(sample) && looksJsonl(sample) ? 'jsonl' : 'json';
 }

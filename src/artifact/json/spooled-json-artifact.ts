@@ -1,6 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { kindOfMediaType } from '../detect-kind.js';
-import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import { jsonFormatOfMediaType } from '../kinds/media-types.js';
 import {
   type QueryOptions,
   SpooledArtifact,
@@ -13,7 +12,6 @@ import { entryPath, type JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
 import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
-import { jsonToolMethods } from './json-tool-methods.js';
 import { ParsedJsonDocument } from './parsed-json-document.js';
 import { resolveJsonPath } from './resolve-json-path.js';
 
@@ -60,15 +58,13 @@ export interface JsonScanOptions extends QueryOptions {
  *
  * @example
  * ```ts
- * await using rows = await spool(response.body, { artifactClass: SpooledJsonArtifact });
+ * await using rows = await spool(response.body, { kind: 'json' });
  * console.log(await rows.length());
  * console.log(await rows.query('$[?(@.status >= 500)].path', { limit: 20 }));
  * ```
  */
 export class SpooledJsonArtifact extends SpooledArtifact {
   static readonly defaultMaxParseBytes = 16 * 1024 * 1024;
-  static override readonly toolMethods =
-    jsonToolMethods as unknown as readonly ToolMethodDescriptor<SpooledArtifact>[];
   readonly maxParseBytes: number;
   #format: 'json' | 'jsonl' | undefined;
   #document: { byteLength: number; promise: Promise<JsonDocument> } | undefined;
@@ -76,9 +72,8 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   constructor(reader: SpooledArtifact['reader'], options: SpooledJsonArtifactOptions = {}) {
     super(reader, options);
     this.maxParseBytes = options.maxParseBytes ?? SpooledJsonArtifact.defaultMaxParseBytes;
-    const declared = options.mediaType ? kindOfMediaType(options.mediaType) : undefined;
     this.#format =
-      options.format ?? (declared === 'json' || declared === 'jsonl' ? declared : undefined);
+      options.format ?? (options.mediaType ? jsonFormatOfMediaType(options.mediaType) : undefined);
   }
 
   /** `json` or `jsonl`: set, declared by media type, or (once a query has run) sniffed. */

@@ -1,11 +1,9 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import type { ArtifactLine } from '../artifact-line.js';
-import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
 import { type QueryOptions, SpooledArtifact } from '../spooled-artifact.js';
 import { buildMarkdownOutline } from './markdown-outline.js';
 import { sectionsNamed, sectionsOf } from './markdown-sections.js';
-import { markdownToolMethods } from './markdown-tool-methods.js';
 import type {
   CodeBlockQueryOptions,
   DepthQueryOptions,
@@ -40,8 +38,6 @@ import { plainTextLines } from './plain-text-lines.js';
  */
 export class SpooledMarkdownArtifact extends SpooledArtifact {
   static readonly defaultWindowBytes = 64 * 1024;
-  static override readonly toolMethods =
-    markdownToolMethods as unknown as readonly ToolMethodDescriptor<SpooledArtifact>[];
   readonly windowBytes: number;
   #outline: { byteLength: number; promise: Promise<MarkdownOutline> } | undefined;
 

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  collectToolMethods,
-  listToolDescription,
-  listToolName,
-} from '../../artifact/forge/forge-tools.js';
-import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
+import { listToolDescription, listToolName } from '../../artifact/forge/forge-tools.js';
+import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import type { Tool } from '../../tools/tool.js';
 
 /**
@@ -23,23 +19,21 @@ const callIdUntilForged = z
   .describe('The call id of a spooled tool output (artifact_list shows them).');
 
 /**
- * Every tool the given artifact classes forge, declared up front: the AI SDK only lets a step
+ * Every tool the given kinds forge, declared up front: the AI SDK only lets a step
  * narrow the tools declared at the start (`activeTools`), never add one. The schemas here
  * carry `callId` as a plain string; within a step each tool's schema is the one the step's
  * dispatch forged, with the `callId` enum.
  *
  * @example
  * ```ts
- * forgedToolDeclarations([SpooledArtifact]).map((tool) => tool.name);
- * // ['artifact_head', 'artifact_tail', 'artifact_grep', …, 'artifact_list']
+ * forgedToolDeclarations(defaultArtifactKinds).map((tool) => tool.name);
+ * // ['artifact_head', 'artifact_tail', …, 'artifact_json_shape', …, 'artifact_list']
  * ```
  */
-export function forgedToolDeclarations(
-  artifactClasses: readonly (typeof SpooledArtifact)[],
-): ToolDeclaration[] {
+export function forgedToolDeclarations(kinds: ArtifactKinds): ToolDeclaration[] {
   const declarations = new Map<string, ToolDeclaration>();
-  for (const artifactClass of artifactClasses) {
-    for (const method of collectToolMethods(artifactClass)) {
+  for (const kind of kinds.list()) {
+    for (const method of kind.toolMethods) {
       declarations.set(method.name, {
         name: method.name,
         description: method.description,

@@ -143,10 +143,7 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
   });
   const context = { steps, strict: options.strict ?? false };
   const tools: SpoolforgeTools = {};
-  const declarations = [
-    ...session.registry.list(),
-    ...forgedToolDeclarations(session.artifactClasses),
-  ];
+  const declarations = [...session.registry.list(), ...forgedToolDeclarations(session.kinds)];
   for (const declaration of declarations) {
     tools[declaration.name] = toAiSdkTool(declaration, context);
   }
