@@ -7,11 +7,6 @@ import { SpooledArtifact } from './spooled-artifact.js';
  * Picks the artifact class for a detected or declared kind. Pass your own to `spool` or a
  * `ToolSession` (`artifactClassFor`) to add kinds or to turn detection off
  * (`() => SpooledArtifact`).
- *
- * @example
- * ```ts
- * const artifactClassFor: ArtifactClassChooser = (kind) => (kind === 'csv' ? CsvArtifact : defaultArtifactClassFor(kind));
- * ```
  */
 export type ArtifactClassChooser = (kind: ArtifactKind) => typeof SpooledArtifact;
 

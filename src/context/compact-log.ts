@@ -11,11 +11,6 @@ import { type ProjectContextOptions, projectContext } from './project-context.js
 /**
  * Options for {@link compactLog}: the summariser and what to keep, and the projection the
  * summariser reads (its budget bounds the summarisation request too).
- *
- * @example
- * ```ts
- * const options: CompactLogOptions = { summarise, contextWindow: 200_000, retainLastTurns: 2 };
- * ```
  */
 export interface CompactLogOptions extends CompactOptions, ProjectContextOptions {}
 

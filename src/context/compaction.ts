@@ -6,15 +6,6 @@ import { type SummaryRequestOptions, summaryRequest } from './summary-request.js
 
 /**
  * Options for {@link compact}.
- *
- * @example
- * ```ts
- * const options: CompactOptions = {
- *   summarise: openAISummariser({ client, model: 'gpt-4o-mini' }),
- *   retainLastTurns: 2,
- *   retainDirectives: ['Every artifact ref still needed.'],
- * };
- * ```
  */
 export interface CompactOptions extends SummaryRequestOptions {
   /** Called once, without tools, with the formatted history; returns the reply text. */

@@ -8,11 +8,6 @@ type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 /**
  * How much of a message a projection shows: every tool message is held to these limits, a user
  * or assistant message once it is over `maxMessageBytes`.
- *
- * @example
- * ```ts
- * const limits: ToolOutputLimits = { maxLineLength: 500, maxMessageBytes: 16 * 1024 };
- * ```
  */
 export interface ToolOutputLimits {
   /** Characters a line keeps; the rest is cut with a note. Default 2,000. */

@@ -3,11 +3,6 @@ import { newline } from './newlines.js';
 
 /**
  * Options for {@link lineBlocks}.
- *
- * @example
- * ```ts
- * const options: LineBlocksOptions = { maxLineBytes: 16 * 1024 * 1024 };
- * ```
  */
 export interface LineBlocksOptions {
   /** A longer line fails with `E_LINE_TOO_LONG` instead of growing memory. Default 256 MiB. */

@@ -2,11 +2,6 @@ import { formatBytes } from '../../shared/format-bytes.js';
 /**
  * Bounds on everything a model is shown: at most `maxResultBytes` per result and
  * `maxLineChars` per line.
- *
- * @example
- * ```ts
- * const limits: ResultLimits = { maxResultBytes: 20 * 1024, maxLineChars: 500 };
- * ```
  */
 export interface ResultLimits {
   /** Default 50 KiB. */
@@ -132,11 +127,6 @@ export class BoundedText {
 
 /**
  * What {@link cutLine} knows of a line beyond its text.
- *
- * @example
- * ```ts
- * const known: LineCut = { lineBytes: 52_428_800 }; // the text is only the line's start
- * ```
  */
 export interface LineCut {
   /** The whole line's length in bytes, when the text is only its start (a line read in part). */

@@ -24,16 +24,6 @@ export interface ToolMethodContext {
 /**
  * One query an artifact class offers a model: its tool name, description, argument schema
  * (without `callId`, which forging adds) and how to answer it as bounded text.
- *
- * @example
- * ```ts
- * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
- *   name: 'artifact_line_count',
- *   description: 'Number of lines of a spooled output.',
- *   args: {},
- *   run: async (artifact, _args, { signal }) => String(await artifact.lineCount({ signal })),
- * };
- * ```
  */
 export interface ToolMethodDescriptor<Artifact, Args extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;

@@ -19,11 +19,6 @@ import { resolveJsonPath } from './resolve-json-path.js';
 
 /**
  * Options for a {@link SpooledJsonArtifact}.
- *
- * @example
- * ```ts
- * const options: SpooledJsonArtifactOptions = { format: 'jsonl', maxParseBytes: 64 << 20 };
- * ```
  */
 export interface SpooledJsonArtifactOptions extends SpooledArtifactOptions {
   /** `json` (one document) or `jsonl` (one value per line). Default: the media type, else sniffed. */

@@ -57,17 +57,6 @@ export const skipArgument = z
 
 /**
  * How to list one kind of entry for a model.
- *
- * @example
- * ```ts
- * const listing: Listing<MarkdownHeading> = {
- *   toolName: 'artifact_md_headings',
- *   noun: ['heading', 'headings'],
- *   lineOf: (heading) => heading.lineNumber,
- *   render: (heading) => `${'#'.repeat(heading.depth)} ${heading.text}`,
- *   numbered: true,
- * };
- * ```
  */
 export interface Listing<Entry> {
   toolName: string;

@@ -13,11 +13,6 @@ import {
 /**
  * What every tool of one tool set shares: the session its calls run in, the per-step
  * dispatches, and how schemas and media are rendered.
- *
- * @example
- * ```ts
- * const context: AiSdkToolContext = { session, steps: new StepDispatches(session), strict: false, mediaResults: 'native' };
- * ```
  */
 export interface AiSdkToolContext {
   session: ToolSession;

@@ -23,11 +23,6 @@ export interface SpoolforgeToolOutput {
 
 /**
  * A media result inside a {@link SpoolforgeToolOutput}.
- *
- * @example
- * ```ts
- * const image: SpoolforgeMediaOutput = { mediaType: 'image/png', data: media.toBase64() };
- * ```
  */
 export interface SpoolforgeMediaOutput {
   mediaType: string;

@@ -74,11 +74,6 @@ export type ResponsesDispatch = OpenAIDispatch<
 
 /**
  * Options for an {@link OpenAIToolSession}: those of a new {@link ToolSession}, or one you made.
- *
- * @example
- * ```ts
- * const options: OpenAIToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
- * ```
  */
 export type OpenAIToolSessionOptions = ToolSessionOptions | { session: ToolSession };
 
