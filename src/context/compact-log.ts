@@ -44,7 +44,7 @@ function keptStart(events: readonly MessageEvent[], turns: number): number | und
  * ```ts
  * const projection = await projectContext(log.history(), options);
  * if (projection.overBudget || shouldCompact(usage, { contextLimit: 200_000 })) {
- *   await compactLog(log, { ...options, summarise: anthropicSummariser({ client, model: 'claude-haiku-4-5' }) });
+ *   await compactLog(log, { ...options, summarise: openAISummariser({ client, model: 'gpt-4o-mini' }) });
  * }
  * ```
  */

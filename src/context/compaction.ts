@@ -25,8 +25,8 @@ export interface CompactOptions extends SummaryRequestOptions {
  *
  * @example
  * ```ts
- * const { retain, summary, keptFrom, history } = await compact(messages, { summarise });
- * // messages[keptFrom] is now history[1]; history[0] is the summary message.
+ * const { retain, summary, keptFrom, history: compacted } = await compact(history, { summarise });
+ * // history[keptFrom] is now compacted[1]; compacted[0] is the summary message.
  * ```
  */
 export interface CompactResult extends ConversationSummary {

@@ -21,7 +21,7 @@ export interface ToolOutputLimits {
  *
  * @example
  * ```ts
- * const view = toolOutputView(message, { ...defaultToolOutputLimits, maxLineLength: 500 });
+ * const view = messageView(message, { ...defaultToolOutputLimits, maxLineLength: 500 });
  * ```
  */
 export const defaultToolOutputLimits = {

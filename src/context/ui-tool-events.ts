@@ -42,7 +42,7 @@ export interface ArtifactReference {
  *
  * @example
  * ```ts
- * for await (const event of uiToolEvents(events, options)) socket.send(JSON.stringify(event));
+ * for await (const event of uiToolEvents(events, { store })) socket.send(JSON.stringify(event));
  * ```
  */
 export type UiToolEvent =

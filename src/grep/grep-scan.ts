@@ -30,7 +30,7 @@ export interface GrepScanOptions extends LineBlocksOptions {
  *
  * @example
  * ```ts
- * const { matchCount } = await grepScan(chunks, options, sink);
+ * const { matchCount } = await grepScan(chunks, { matcher, maxCount: 5 }, sink);
  * ```
  */
 export interface GrepScanResult {

@@ -21,7 +21,8 @@ export const defaultMaxLineBytes = 256 * 1024 * 1024;
  *
  * @example
  * ```ts
- * for await (const block of lineBlocks(readerChunks(reader))) lines += countNewlines(block);
+ * let newlines = 0;
+ * for await (const block of lineBlocks(readerChunks(reader))) newlines += countNewlines(block);
  * ```
  */
 export async function* lineBlocks(

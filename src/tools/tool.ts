@@ -17,7 +17,12 @@ export type CollisionPolicy = 'throw' | 'replace' | 'keep';
  *
  * @example
  * ```ts
- * handler: async (input, { signal }) => fetch(input.url, { signal }).then((response) => response.body)
+ * const fetchPage = defineTool({
+ *   name: 'fetch_page',
+ *   description: 'Fetches a web page.',
+ *   inputSchema: z.object({ url: z.string() }),
+ *   handler: async (input, { signal }) => (await fetch(input.url, { signal })).body,
+ * });
  * ```
  */
 export interface ToolHandlerContext {

@@ -6,7 +6,12 @@ import type { continueWith, ResultLimits } from './model-lines.js';
  *
  * @example
  * ```ts
- * run: async (artifact, args, { callId, limits, signal }) => `${await artifact.lineCount({ signal })} lines`
+ * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
+ *   name: 'artifact_line_count',
+ *   description: 'Number of lines of a spooled output.',
+ *   args: {},
+ *   run: async (artifact, _args, { signal }) => `${await artifact.lineCount({ signal })} lines`,
+ * };
  * ```
  */
 export interface ToolMethodContext {

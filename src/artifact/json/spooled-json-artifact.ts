@@ -35,7 +35,7 @@ export interface SpooledJsonArtifactOptions extends SpooledArtifactOptions {
  *
  * @example
  * ```ts
- * await artifact.query('$[?(@.status >= 500)]', { limit: 100, timeout: 10_000 });
+ * await orders.query('$[?(@.status >= 500)]', { limit: 100, timeout: 10_000 });
  * ```
  */
 export interface JsonScanOptions extends QueryOptions {
@@ -55,7 +55,8 @@ export interface JsonScanOptions extends QueryOptions {
  *
  * @example
  * ```ts
- * await using rows = await spool(response.body, { artifactClass: SpooledJsonArtifact });
+ * const spooled = await spool(response.body!, { artifactClass: SpooledJsonArtifact });
+ * await using rows = spooled as SpooledJsonArtifact; // spool() is typed as its base class
  * console.log(await rows.length());
  * console.log(await rows.query('$[?(@.status >= 500)].path', { limit: 20 }));
  * ```

@@ -29,7 +29,7 @@ export interface MarkdownSection {
  *
  * @example
  * ```ts
- * const { heading, lines } = await artifact.section('Install');
+ * const { heading, lines } = await readme.section('Install');
  * ```
  */
 export interface MarkdownSectionText extends MarkdownSection {
@@ -116,7 +116,7 @@ export interface DefinitionSeeds {
  *
  * @example
  * ```ts
- * const { headings, tables } = await artifact.outline();
+ * const { headings, tables } = await readme.outline();
  * ```
  */
 export interface MarkdownOutline {
@@ -152,7 +152,7 @@ export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
  *
  * @example
  * ```ts
- * await artifact.headings({ depth: 2 }); // # and ## only
+ * await readme.headings({ depth: 2 }); // # and ## only
  * ```
  */
 export interface DepthQueryOptions extends QueryOptions {
@@ -165,7 +165,7 @@ export interface DepthQueryOptions extends QueryOptions {
  *
  * @example
  * ```ts
- * await artifact.codeBlocks({ lang: 'ts' });
+ * await readme.codeBlocks({ lang: 'ts' });
  * ```
  */
 export interface CodeBlockQueryOptions extends QueryOptions {

@@ -39,7 +39,7 @@ export interface SpoolforgeMediaOutput {
  *
  * @example
  * ```ts
- * spoolforgeToolSet({ tools, mediaResults: 'note' });
+ * spoolforgeToolSet({ tools: [runTests], mediaResults: 'note' });
  * ```
  */
 export type MediaResults = 'native' | 'note';
@@ -90,7 +90,11 @@ function toMediaOutput(part: ContentPart): SpoolforgeMediaOutput[] {
  *
  * @example
  * ```ts
- * const aiSdkTool = { inputSchema, execute, toModelOutput: ({ output }) => toToolModelOutput(output) };
+ * const aiSdkTool = {
+ *   inputSchema,
+ *   execute,
+ *   toModelOutput: ({ output }: { output: SpoolforgeToolOutput }) => toToolModelOutput(output),
+ * };
  * ```
  */
 export function toToolModelOutput(output: SpoolforgeToolOutput): ToolResultOutput {
