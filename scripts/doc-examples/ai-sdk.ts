@@ -1,0 +1,19 @@
+// The free names of the TSDoc examples under the spoolforge/ai-sdk entry (see common.ts).
+import type { LanguageModel } from 'ai';
+import type { Tool } from '../../src/index.js';
+import type { SpoolforgeToolOutput, SpoolforgeToolSet } from '../../src/providers/ai-sdk/index.js';
+
+export { generateText, stepCountIs } from 'ai';
+
+export declare const model: LanguageModel;
+export declare const prompt: string;
+export declare const instructions: string;
+export declare const tools: SpoolforgeToolSet['tools'];
+export declare const toolSetOptions: Pick<
+  SpoolforgeToolSet,
+  'tools' | 'prepareStep' | 'onStepFinish'
+>;
+export declare const produceLog: Tool<{ service: string }>;
+export declare const runTests: Tool<{ pattern: string }>;
+/** An AI SDK tool's `execute` that answers with a spoolforge tool output. */
+export declare function execute(input: unknown): Promise<SpoolforgeToolOutput>;
