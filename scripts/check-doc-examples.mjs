@@ -6,7 +6,8 @@
 // The other free names an example uses (`artifact`, `client`…) are declared in
 // scripts/doc-examples/: common.ts for every example, and NAME.ts for the examples under the
 // directory of the entry NAME/index.ts (openai.ts: `client` is an OpenAI client there).
-//   node scripts/check-doc-examples.mjs [--list]
+// --all also checks the examples of internal modules (not yet clean), --list prints the examples.
+//   node scripts/check-doc-examples.mjs [--all] [--list]
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,12 @@ function collectExamples(entries) {
         examples.push({ file: sourceFile.fileName, ...block });
     }
   };
+  const exportsOf = new Map();
+  for (const sourceFile of program.getSourceFiles()) {
+    if (!sourceFile.fileName.startsWith(join(root, 'src') + sep)) continue;
+    const module = checker.getSymbolAtLocation(sourceFile);
+    exportsOf.set(sourceFile.fileName, module ? checker.getExportsOfModule(module) : []);
+  }
   for (const entry of entries) {
     const module = checker.getSymbolAtLocation(program.getSourceFile(entry));
     for (const exported of checker.getExportsOfModule(module)) {
@@ -81,7 +88,14 @@ function collectExamples(entries) {
       }
     }
   }
-  return { program, names, examples };
+  // With --all, the examples of every module the entries reach: internal helpers' too.
+  const walk = (node) => {
+    visit(node);
+    ts.forEachChild(node, walk);
+  };
+  if (process.argv.includes('--all'))
+    for (const fileName of exportsOf.keys()) walk(program.getSourceFile(fileName));
+  return { program, names, examples, exportsOf };
 }
 
 /**
@@ -130,7 +144,7 @@ const specifierOf = (fileName) => relative(virtualDirectory, fileName).replace(/
  * preamble names it mentions (a preamble variable as a `let` copy, so an example may assign
  * it), its own imports, then its code in an async function.
  */
-function moduleOf(example, names, index) {
+function moduleOf(example, { names, exportsOf }, index) {
   const fileName = join(virtualDirectory, `example-${index}.ts`);
   const isImport = (line) => /^import\s/.test(line);
   // An example's own `import … from 'spoolforge'` reads the sources, as the others do.
@@ -152,9 +166,15 @@ function moduleOf(example, names, index) {
   }
   for (const [entry, imports] of byEntry)
     header.push(`import { ${imports.join(', ')} } from '${specifierOf(entry)}';`);
-  const declared = new Set(names.keys());
+  // An internal helper's example calls it from its own module.
+  const local = (exportsOf.get(example.file) ?? [])
+    .map(({ name }) => name)
+    .filter((name) => words.includes(name) && !names.has(name));
+  if (local.length > 0)
+    header.push(`import { ${local.join(', ')} } from '${specifierOf(example.file)}';`);
+  const declared = new Set([...names.keys(), ...local]);
   for (const [at, preamble] of preamblesFor(example.file, [...new Set(names.values())]).entries()) {
-    const local = `preamble${at}`;
+    const namespace = `preamble${at}`;
     const used = preambleNames(preamble).filter(
       ({ name }) => words.includes(name) && !declared.has(name),
     );
@@ -162,8 +182,9 @@ function moduleOf(example, names, index) {
     if (imports.length > 0)
       header.push(`import { ${imports.join(', ')} } from '${specifierOf(preamble)}';`);
     const variables = used.filter(({ variable }) => variable);
-    if (variables.length > 0) header.push(`import * as ${local} from '${specifierOf(preamble)}';`);
-    for (const { name } of variables) header.push(`let ${name} = ${local}.${name};`);
+    if (variables.length > 0)
+      header.push(`import * as ${namespace} from '${specifierOf(preamble)}';`);
+    for (const { name } of variables) header.push(`let ${name} = ${namespace}.${name};`);
     for (const { name } of used) declared.add(name);
   }
   header.push(...own, 'export async function example() {');
@@ -172,16 +193,16 @@ function moduleOf(example, names, index) {
 
 const entries = publicEntries();
 const entrySources = new Map(entries.map(({ specifier, file }) => [specifier, file]));
-const {
-  program: publicProgram,
-  names,
-  examples,
-} = collectExamples(entries.map(({ file }) => file));
+const collected = collectExamples(entries.map(({ file }) => file));
+const { examples } = collected;
 if (process.argv.includes('--list')) {
   for (const { file, line, code } of examples)
     console.log(`${relative(root, file)}:${line + 1}\n  ${code.join('\n  ')}`);
 }
-const modules = examples.map((example, index) => ({ example, ...moduleOf(example, names, index) }));
+const modules = examples.map((example, index) => ({
+  example,
+  ...moduleOf(example, collected, index),
+}));
 const byName = new Map(modules.map((module) => [module.fileName, module]));
 const host = ts.createCompilerHost(options);
 const { getSourceFile, fileExists, readFile } = host;
@@ -197,7 +218,7 @@ const program = ts.createProgram({
   rootNames: [...byName.keys()],
   options,
   host,
-  oldProgram: publicProgram,
+  oldProgram: collected.program,
 });
 const failures = [];
 for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
