@@ -72,7 +72,7 @@ export interface EntryRange {
  *
  * @example
  * ```ts
- * entryPath({ index: 3, value: 1 }); // '$[3]'
+ * entryPath({ index: 3 }); // '$[3]'
  * ```
  */
 export function entryPath(entry: Pick<JsonEntry, 'index' | 'key'>): string {
