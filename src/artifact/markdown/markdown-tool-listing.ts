@@ -30,7 +30,7 @@ export function clipLine(text: string, limits: ResultLimits): string {
  *
  * @example
  * ```ts
- * const args = { depth: depthArgument, startLine: startLineArgument };
+ * const args = { depth: z.number().int().min(1).nullish(), startLine: startLineArgument };
  * ```
  */
 export const startLineArgument = z

@@ -86,7 +86,7 @@ export async function* markdownWindows(
  *
  * @example
  * ```ts
- * const window = await parseWindowSpan(artifact, outline.windows[3], outline.seeds);
+ * const window = await parseWindowSpan(artifact, outline.windows[3]!, outline.seeds);
  * ```
  */
 export async function parseWindowSpan(

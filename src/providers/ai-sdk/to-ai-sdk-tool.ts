@@ -36,7 +36,7 @@ export interface AiSdkToolContext {
  *
  * @example
  * ```ts
- * const tools = { run_build: toAiSdkTool(runBuild, context) };
+ * const tools: SpoolforgeTools = { run_build: toAiSdkTool(runBuild, context) };
  * await generateText({ model, prompt, tools, prepareStep, onStepFinish });
  * ```
  */

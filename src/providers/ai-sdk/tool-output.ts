@@ -55,7 +55,7 @@ type ToolResultOutput = Awaited<ReturnType<NonNullable<AiSdkTool['toModelOutput'
  * @example
  * ```ts
  * const [outcome] = await session.run([request], dispatch);
- * return toToolOutput(outcome, 'native');
+ * return toToolOutput(outcome!, 'native');
  * ```
  */
 export function toToolOutput(outcome: ToolCallOutcome, media: MediaResults): SpoolforgeToolOutput {

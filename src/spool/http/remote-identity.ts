@@ -66,7 +66,8 @@ export function checkSameObject(label: string, identity: RemoteIdentity, respons
  *
  * @example
  * ```ts
- * if (strongEtag(identity)) headers.set('if-match', strongEtag(identity));
+ * const etag = strongEtag(identity);
+ * if (etag) headers.set('if-match', etag);
  * ```
  */
 export function strongEtag(identity: RemoteIdentity): string | undefined {
