@@ -1,15 +1,14 @@
-// Type-checks the TSDoc examples of the public API, so an example that no longer compiles fails
-// `npm test`. The public API is what the package's `exports` entries export (read from
-// package.json, so a new entry is checked without touching this script); each ```ts block under
-// an @example of such a declaration, or of a member of an exported class or interface, becomes
-// the body of an async function in a virtual module that imports the public names it mentions.
-// The other free names an example uses (`artifact`, `client`…) are declared in
-// scripts/doc-examples/: common.ts for every example, and NAME.ts for the examples under the
-// directory of the entry NAME/index.ts (openai.ts: `client` is an OpenAI client there).
-// --all also checks the examples of internal modules (not yet clean), --list prints the examples.
-//   node scripts/check-doc-examples.mjs [--all] [--list]
+// Type-checks the TSDoc examples, so an example that no longer compiles fails `npm test`. It
+// starts from the package's `exports` entries (read from package.json, so a new entry is checked
+// without touching this script) and takes every ```ts block under an @example in the modules they
+// reach. Each becomes the body of an async function in a virtual module that imports the names
+// it mentions: public ones from their entry, else from the example's own module. The other free
+// names an example uses (`artifact`, `client`…) are declared in scripts/doc-examples/: NAME.ts
+// for the examples in a directory NAME, deepest first (openai.ts: `client` is an OpenAI client
+// in src/providers/openai/), then common.ts; a helper of another module is imported from it.
+//   node scripts/check-doc-examples.mjs [--list]
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -88,13 +87,12 @@ function collectExamples(entries) {
       }
     }
   }
-  // With --all, the examples of every module the entries reach: internal helpers' too.
+  // Then those of every module the entries reach: internal helpers are documented too.
   const walk = (node) => {
     visit(node);
     ts.forEachChild(node, walk);
   };
-  if (process.argv.includes('--all'))
-    for (const fileName of exportsOf.keys()) walk(program.getSourceFile(fileName));
+  for (const fileName of exportsOf.keys()) walk(program.getSourceFile(fileName));
   return { program, names, examples, exportsOf };
 }
 
@@ -123,17 +121,12 @@ function preambleNames(fileName) {
 }
 
 /**
- * The preambles for an example in `file`: that of the most specific entry whose directory
- * holds the file, then the common one; an earlier one wins a name both declare.
+ * The preambles for an example in `file`: one named after each directory it is in, deepest
+ * first (openai.ts for src/providers/openai/), then the common one; the first wins a name.
  */
-function preamblesFor(file, entries) {
-  const entry = entries
-    .filter((candidate) => dirname(candidate) !== join(root, 'src'))
-    .filter((candidate) => file.startsWith(dirname(candidate) + sep))
-    .sort((first, second) => second.length - first.length)[0];
-  return [entry && basename(dirname(entry)), 'common']
-    .filter((name) => name !== undefined)
-    .map((name) => join(preambles, `${name}.ts`));
+function preamblesFor(file) {
+  const directories = relative(join(root, 'src'), dirname(file)).split(sep).filter(Boolean);
+  return [...directories.reverse(), 'common'].map((name) => join(preambles, `${name}.ts`));
 }
 
 /** A module specifier from the virtual directory to `fileName`. */
@@ -148,7 +141,7 @@ function moduleOf(example, { names, exportsOf }, index) {
   const fileName = join(virtualDirectory, `example-${index}.ts`);
   const isImport = (line) => /^import\s/.test(line);
   // An example's own `import … from 'spoolforge'` reads the sources, as the others do.
-  const own = example.code.filter(isImport).map((line) =>
+  const ownImports = example.code.filter(isImport).map((line) =>
     line.replace(/from '([^']+)'/, (whole, specifier) => {
       const entry = entrySources.get(specifier);
       return entry ? `from '${specifierOf(entry)}'` : whole;
@@ -156,38 +149,47 @@ function moduleOf(example, { names, exportsOf }, index) {
   );
   const body = example.code.map((line) => (isImport(line) ? '' : line));
   const identifiers = (lines) => new Set(lines.join('\n').match(/[A-Za-z_$][\w$]*/g));
-  const imported = identifiers(own);
+  const imported = identifiers(ownImports);
   const words = [...identifiers(body)].filter((word) => !imported.has(word));
   const header = [];
-  const byEntry = new Map();
-  for (const word of words.filter((candidate) => names.has(candidate))) {
-    const entry = names.get(word);
-    byEntry.set(entry, [...(byEntry.get(entry) ?? []), word]);
-  }
-  for (const [entry, imports] of byEntry)
-    header.push(`import { ${imports.join(', ')} } from '${specifierOf(entry)}';`);
-  // An internal helper's example calls it from its own module.
-  const local = (exportsOf.get(example.file) ?? [])
-    .map(({ name }) => name)
-    .filter((name) => words.includes(name) && !names.has(name));
-  if (local.length > 0)
-    header.push(`import { ${local.join(', ')} } from '${specifierOf(example.file)}';`);
-  const declared = new Set([...names.keys(), ...local]);
-  for (const [at, preamble] of preamblesFor(example.file, [...new Set(names.values())]).entries()) {
-    const namespace = `preamble${at}`;
-    const used = preambleNames(preamble).filter(
-      ({ name }) => words.includes(name) && !declared.has(name),
-    );
-    const imports = used.filter(({ variable }) => !variable).map(({ name }) => name);
+  const declared = new Set();
+  const importFrom = (module, imports) => {
     if (imports.length > 0)
-      header.push(`import { ${imports.join(', ')} } from '${specifierOf(preamble)}';`);
-    const variables = used.filter(({ variable }) => variable);
-    if (variables.length > 0)
-      header.push(`import * as ${namespace} from '${specifierOf(preamble)}';`);
-    for (const { name } of variables) header.push(`let ${name} = ${namespace}.${name};`);
-    for (const { name } of used) declared.add(name);
+      header.push(`import { ${imports.join(', ')} } from '${specifierOf(module)}';`);
+    for (const name of imports) declared.add(name);
+  };
+  const wanted = () => words.filter((word) => !declared.has(word));
+  for (const entry of new Set(names.values()))
+    importFrom(
+      entry,
+      wanted().filter((word) => names.get(word) === entry),
+    );
+  // An internal helper's example imports it from its own module.
+  const own = new Set((exportsOf.get(example.file) ?? []).map(({ name }) => name));
+  importFrom(
+    example.file,
+    wanted().filter((word) => own.has(word)),
+  );
+  for (const [at, preamble] of preamblesFor(example.file).entries()) {
+    const used = preambleNames(preamble).filter(({ name }) => wanted().includes(name));
+    importFrom(
+      preamble,
+      used.filter(({ variable }) => !variable).map(({ name }) => name),
+    );
+    const variables = used.filter(({ variable }) => variable).map(({ name }) => name);
+    if (variables.length === 0) continue;
+    header.push(`import * as preamble${at} from '${specifierOf(preamble)}';`);
+    for (const name of variables) header.push(`let ${name} = preamble${at}.${name};`);
+    for (const name of variables) declared.add(name);
   }
-  header.push(...own, 'export async function example() {');
+  // Last, another module's helper it calls.
+  for (const word of wanted()) {
+    const module = [...exportsOf.keys()].find((file) =>
+      exportsOf.get(file)?.some(({ name }) => name === word),
+    );
+    if (module) importFrom(module, [word]);
+  }
+  header.push(...ownImports, 'export async function example() {');
   return { fileName, text: [...header, ...body, '}', ''].join('\n'), offset: header.length };
 }
 

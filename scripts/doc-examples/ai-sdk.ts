@@ -2,6 +2,7 @@
 import type { LanguageModel } from 'ai';
 import type { Tool } from '../../src/index.js';
 import type { SpoolforgeToolOutput, SpoolforgeToolSet } from '../../src/providers/ai-sdk/index.js';
+import type { AiSdkToolContext } from '../../src/providers/ai-sdk/to-ai-sdk-tool.js';
 
 export { generateText, stepCountIs } from 'ai';
 
@@ -13,6 +14,9 @@ export declare const toolSetOptions: Pick<
   SpoolforgeToolSet,
   'tools' | 'prepareStep' | 'onStepFinish'
 >;
+export declare const context: AiSdkToolContext;
+export declare const prepareStep: SpoolforgeToolSet['prepareStep'];
+export declare const onStepFinish: SpoolforgeToolSet['onStepFinish'];
 export declare const produceLog: Tool<{ service: string }>;
 export declare const runTests: Tool<{ pattern: string }>;
 /** An AI SDK tool's `execute` that answers with a spoolforge tool output. */

@@ -1,10 +1,12 @@
 // The free names of the TSDoc examples that scripts/check-doc-examples.mjs type-checks: what an
 // example takes as already there (an artifact, a reader, a session…), declared with its type.
 // A provider's own names (`client`, `message`…) are in the preamble named after its entry.
+import type { Worker } from 'node:worker_threads';
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type {
   ArtifactStore,
+  ConversationEvent,
   ConversationLog,
   ConversationLogBackend,
   ConversationMessage,
@@ -23,6 +25,7 @@ import type {
   SpooledJsonArtifact,
   SpooledMarkdownArtifact,
   SpoolReader,
+  StoredArtifactRecord,
   Summariser,
   TokenUsage,
   Tool,
@@ -41,6 +44,7 @@ export { createReadStream } from 'node:fs';
 export { readFile } from 'node:fs/promises';
 export * as http from 'node:http';
 export * as os from 'node:os';
+export { countTokens } from 'gpt-tokenizer';
 export { z } from 'zod';
 
 // Artifacts and what they read from.
@@ -56,12 +60,17 @@ export declare const size: number;
 export declare const firstBytes: Uint8Array;
 export declare const head: Uint8Array;
 export declare const block: Uint8Array;
+export declare const bytes: Uint8Array;
+export declare const chunk: Uint8Array;
+export declare const offset: number;
+export declare let tokens: number;
 export declare const chunks: AsyncIterable<Uint8Array>;
 export declare const hash: import('node:crypto').Hash;
 export declare const rows: unknown[];
 export declare const value: unknown;
 export declare const field: ShapeField;
 export declare const lines: GrepLine[];
+export declare const line: GrepLine;
 export declare const shown: GrepLine[];
 export declare const next: number;
 export declare const limits: ResultLimits;
@@ -97,6 +106,9 @@ export declare const call: ToolCall;
 export declare const outcome: ToolCallOutcome;
 export declare const outcomes: ToolCallOutcome[];
 export declare const store: ArtifactStore;
+export declare const record: StoredArtifactRecord;
+export declare const id: string;
+export declare const worker: Worker;
 /** A command's output as a stream, as a tool handler returns it. */
 export declare function spawnOutput(
   command: string,
@@ -119,6 +131,7 @@ export declare const summarise: Summariser;
 export declare const systemPrompt: string;
 export declare const instructions: string;
 export declare const events: AsyncIterable<ToolEvent>;
+export declare const event: ConversationEvent & { type: 'message' };
 export declare const agentEvents: AsyncIterable<ToolEvent>;
 export declare const uiOptions: UiToolEventsOptions;
 export declare const socket: { send(data: string): void };

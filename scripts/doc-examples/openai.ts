@@ -10,6 +10,7 @@ import type {
   ResponseInput,
   Tool as ResponsesTool,
 } from 'openai/resources/responses/responses';
+import type { Media } from '../../src/index.js';
 import type { OpenAIToolSession } from '../../src/providers/openai/index.js';
 
 export { default as OpenAI } from 'openai';
@@ -18,6 +19,8 @@ export type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 export declare const client: OpenAI;
 export declare const model: string;
 export declare const agent: OpenAIToolSession;
+export declare const chart: Media;
+export declare const report: Media;
 // Chat Completions.
 export declare const messages: ChatCompletionMessageParam[];
 export declare const completion: ChatCompletion;
