@@ -5,6 +5,7 @@
 //   npx tsx examples/ai-sdk-agent.ts
 // Without OPENAI_API_KEY a scripted model on 127.0.0.1 plays the model (offline, as in CI); with
 // it, the real API answers (model OPENAI_MODEL, default gpt-4o-mini).
+import assert from 'node:assert/strict';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs } from 'ai';
 import { countTokens } from 'gpt-tokenizer';
@@ -92,6 +93,17 @@ try {
     stopWhen: stepCountIs(8),
   });
   console.log(`answer (${steps.length} steps): ${text}`);
+
+  // Checked: the log was spooled, not inlined, and it is the 12 MiB that was streamed; offline,
+  // the scripted model grepped it, read around the hit and quoted the failing line.
+  const [fetched] = spoolforge.session.toolCalls;
+  assert.ok(fetched?.results instanceof SpooledArtifact, 'the log was not spooled');
+  assert.ok((await fetched.results.byteLength()) > logBytes);
+  if (scripted) {
+    const called = steps.flatMap((step) => step.toolCalls.map((call) => call.toolName));
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.ok(text.includes(failure), 'the answer does not quote the failing line');
+  }
 } finally {
   await scripted?.close();
 }

@@ -3,6 +3,7 @@
 // tokens the tool results carried beside what inlining them would have cost.
 //   npx tsx examples/anthropic-agent.ts                      offline, against a scripted model
 //   ANTHROPIC_API_KEY=… [ANTHROPIC_MODEL=…] npx tsx examples/anthropic-agent.ts    the real API
+import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { defineTool, SpooledArtifact, type ToolCall } from 'spoolforge';
 import { AnthropicToolSession } from 'spoolforge/anthropic';
@@ -73,6 +74,7 @@ try {
         'request and quote the log line that explains it.',
     },
   ];
+  let answer: string | undefined;
   let totalCarried = 0;
   let totalInlined = 0;
   for (let turn = 1; turn <= 12; turn++) {
@@ -88,8 +90,11 @@ try {
     const usage = `${number(message.usage.input_tokens)} input tokens${scripted ? ' (~4 bytes a token)' : ''}`;
     console.log(`\nturn ${turn} (${milliseconds} ms): the request was ${usage}`);
     if (results.length === 0) {
-      const answer = message.content.map((block) => (block.type === 'text' ? block.text : ''));
-      console.log(`  answer: ${answer.join('').trim()}`);
+      answer = message.content
+        .map((block) => (block.type === 'text' ? block.text : ''))
+        .join('')
+        .trim();
+      console.log(`  answer: ${answer}`);
       console.log(
         `\ntool results over the run: ~${number(totalCarried)} tokens carried, ~${number(totalInlined)} if inlined`,
       );
@@ -112,6 +117,16 @@ try {
       `  the next request carries ~${number(carried)} tokens of tool results; inlined: ~${number(inlined)}`,
     );
     messages.push({ role: 'user', content: results });
+  }
+
+  // Checked: the model answered, its tool results cost far less than the log inlined, and
+  // offline the scripted model grepped the spooled log and quoted the failing request.
+  assert.ok(answer !== undefined, 'no answer within 12 turns');
+  assert.ok(totalInlined > 10 * totalCarried, 'the log was not kept out of the context');
+  if (scripted) {
+    const called = agent.session.toolCalls.map((call) => call.name);
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.match(answer, /request_id=req-073421 POST \/api\/pay 502 payments-gateway timed out/);
   }
 } finally {
   await scripted?.close();

@@ -5,6 +5,7 @@
 //   npm run demo -- --size 1G
 // Offline (no OPENAI_API_KEY) a scripted model on 127.0.0.1 plays the model; with a key, the
 // real API does (model OPENAI_MODEL, default gpt-4o-mini).
+import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
@@ -60,6 +61,7 @@ console.log(
 );
 await using agent = new OpenAIToolSession({ tools: [fetchLog] });
 const handleTokens = new Map<string, number>();
+let answer: string | undefined;
 try {
   for (let turnNumber = 1; turnNumber <= 8; turnNumber++) {
     const dispatch = agent.chatCompletionsDispatch();
@@ -78,7 +80,8 @@ try {
     const savings = inlined > sent ? `  (inlining the log: ${number(inlined)} tokens)` : '';
     console.log(`turn ${turnNumber}: the model was sent ${number(sent)} tokens${savings}`);
     if (!message?.tool_calls?.length) {
-      console.log(`  answer: ${message?.content ?? ''}`);
+      answer = message?.content ?? '';
+      console.log(`  answer: ${answer}`);
       break;
     }
     messages.push(message);
@@ -98,6 +101,17 @@ try {
     }
     messages.push(...results);
     console.log(`  step took ${(performance.now() - started).toFixed(0)} ms`);
+  }
+  // Checked: the model answered and the log it queried was spooled, at the size asked for; offline,
+  // the scripted model grepped it and quoted a line with the rare literal.
+  assert.ok(answer !== undefined, 'no answer within 8 turns');
+  const [fetched] = agent.session.toolCalls;
+  assert.ok(fetched?.results instanceof SpooledArtifact, 'the log was not spooled');
+  assert.ok((await fetched.results.byteLength()) >= size);
+  if (scripted) {
+    const called = agent.session.toolCalls.map((call) => call.name);
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.ok(answer.includes(rareLiteral), 'the answer does not quote the rare line');
   }
   console.log(`\npeak RSS ${formatBytes(process.resourceUsage().maxRSS * 1024)}`);
 } finally {

@@ -5,6 +5,7 @@
 //   npx tsx examples/openai-agent.ts [--api chat|responses]
 // Without OPENAI_API_KEY a scripted model on 127.0.0.1 plays the model (offline, as in CI); with
 // it, the real API answers (model OPENAI_MODEL, default gpt-4o-mini).
+import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
@@ -150,6 +151,7 @@ async function inlinedTokens({ requestTokens, carried }: Step): Promise<number |
 
 const number = (value: number) => value.toLocaleString('en-US');
 console.log(`openai-agent: ${values.api} API, model ${modelName}${scripted ? ' (offline)' : ''}`);
+let answer: string | undefined;
 try {
   for (let turnNumber = 1; turnNumber <= 8; turnNumber++) {
     const started = performance.now();
@@ -163,9 +165,20 @@ try {
     );
     for (const call of step.called) console.log(`  → ${call}`);
     if (step.answer !== undefined) {
-      console.log(`  answer: ${step.answer}`);
+      answer = step.answer;
+      console.log(`  answer: ${answer}`);
       break;
     }
+  }
+  // Checked: the model answered from the spooled build log; offline, the scripted model grepped
+  // it, read around the hit and quoted the compiler error.
+  assert.ok(answer !== undefined, 'no answer within 8 turns');
+  const [build] = agent.session.toolCalls;
+  assert.ok(build?.results instanceof SpooledArtifact, 'the build log was not spooled');
+  if (scripted) {
+    const called = agent.session.toolCalls.map((call) => call.name);
+    assert.deepEqual(called, ['run_build', 'artifact_grep', 'artifact_cat']);
+    assert.ok(answer.includes(failure), 'the answer does not quote the compiler error');
   }
 } finally {
   await scripted?.close();

@@ -1,7 +1,8 @@
 // Spool a streamed tool output: it stays in memory up to a threshold, then spills to a private
 // temp file; the line index is built while the bytes arrive.
 //   npx tsx examples/spool-a-stream.ts
-import { spool } from 'spoolforge';
+import assert from 'node:assert/strict';
+import { SpoolforgeError, spool } from 'spoolforge';
 
 async function* buildOutput() {
   for (let step = 0; step < 20_000; step++) {
@@ -17,10 +18,22 @@ console.log(
   'head:',
   (await artifact.head(2)).map((line) => line.text),
 );
-console.log('warnings:', (await artifact.grep('warning:', { ignoreCase: true })).lines);
+const warnings = await artifact.grep('warning:', { ignoreCase: true });
+console.log('warnings:', warnings.lines);
 console.log('lines 100-102:', await artifact.cat(100, 103));
+let timedOut: unknown;
 try {
   await artifact.grep('(a+)+$', { timeout: 50 });
 } catch (error) {
+  timedOut = error;
   console.log('a pathological regex fails cleanly:', (error as Error).message.slice(0, 60));
 }
+
+// What this example shows, checked: every line counted, the one warning found where it is.
+assert.equal(await artifact.lineCount(), 20_000);
+assert.deepEqual(
+  warnings.lines.map((line) => line.lineNumber),
+  [12_345],
+);
+assert.equal((await artifact.cat(100, 101))[0]?.text, '[step 100] compiling module 3');
+assert.ok(SpoolforgeError.isInstance(timedOut) && timedOut.code === 'E_REGEX_TIMEOUT');

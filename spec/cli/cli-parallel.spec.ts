@@ -1,13 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hasGnu, runCli, runCommand } from '../helpers/run-cli.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
-const saved = { threads: process.env.SPOOLFORGE_THREADS, cache: process.env.SPOOLFORGE_CACHE_DIR };
+// Stubbed, not assigned: restoring a variable that was unset must unset it again.
 afterEach(() => {
-  process.env.SPOOLFORGE_THREADS = saved.threads;
-  process.env.SPOOLFORGE_CACHE_DIR = saved.cache;
+  vi.unstubAllEnvs();
 });
 
 /**
@@ -29,7 +28,7 @@ async function largeLog(): Promise<string> {
 describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
   it('prints what GNU grep -c and a one-thread run print', async () => {
     const path = await largeLog();
-    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    vi.stubEnv('SPOOLFORGE_CACHE_DIR', 'off');
     for (const args of [
       ['-c', 'ERROR'],
       ['-c', '-i', 'disk full'],
@@ -38,9 +37,9 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
       ['-c', 'no such text'],
     ]) {
       const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
-      process.env.SPOOLFORGE_THREADS = '3';
+      vi.stubEnv('SPOOLFORGE_THREADS', '3');
       const parallel = await runCli(['grep', ...args, path]);
-      process.env.SPOOLFORGE_THREADS = '1';
+      vi.stubEnv('SPOOLFORGE_THREADS', '1');
       const serial = await runCli(['grep', ...args, path]);
       expect(parallel.stdout.toString(), args.join(' ')).toBe(gnu.stdout.toString());
       expect(parallel.status, args.join(' ')).toBe(gnu.status);
@@ -50,7 +49,7 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
 
   it('prints, on threads, what GNU grep -a prints: line numbers, context, -m', async () => {
     const path = await largeLog();
-    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    vi.stubEnv('SPOOLFORGE_CACHE_DIR', 'off');
     const differences: string[] = [];
     for (const args of [
       ['-n', 'disk FULL'],
@@ -67,7 +66,7 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
       ['-n', '-C', '2', 'no such text'],
     ]) {
       const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
-      process.env.SPOOLFORGE_THREADS = '3';
+      vi.stubEnv('SPOOLFORGE_THREADS', '3');
       const parallel = await runCli(['grep', ...args, path]);
       if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
         differences.push(
@@ -82,7 +81,7 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
     const path = await largeLog();
     const small = join(await tempDirectory(), 'small.log');
     await writeFile(small, '1 ERROR disk full\nno newline at the end');
-    process.env.SPOOLFORGE_CACHE_DIR = 'off';
+    vi.stubEnv('SPOOLFORGE_CACHE_DIR', 'off');
     const differences: string[] = [];
     for (const args of [
       ['-w', '-i', '-c', 'warn'],
@@ -100,7 +99,7 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
       ['-n', '-C', '1', 'disk FULL', small],
     ]) {
       const gnu = await runCommand('grep', ['-a', '-E', ...args, path]);
-      process.env.SPOOLFORGE_THREADS = '3';
+      vi.stubEnv('SPOOLFORGE_THREADS', '3');
       const parallel = await runCli(['grep', ...args, path]);
       if (!parallel.stdout.equals(gnu.stdout) || parallel.status !== gnu.status) {
         differences.push(
@@ -113,7 +112,7 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
 
   it('fails on a bad pattern with one line and exit status 2, before any output', async () => {
     const path = await largeLog();
-    process.env.SPOOLFORGE_THREADS = '3';
+    vi.stubEnv('SPOOLFORGE_THREADS', '3');
     const result = await runCli(['grep', '-n', '-C', '3', '(unclosed', path]);
     expect(result.status).toBe(2);
     expect(result.stdout.length).toBe(0);
@@ -122,8 +121,8 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
 
   it('indexes the file on threads for a far line, and count and lines use that index', async () => {
     const path = await largeLog();
-    process.env.SPOOLFORGE_CACHE_DIR = await tempDirectory();
-    process.env.SPOOLFORGE_THREADS = '3';
+    vi.stubEnv('SPOOLFORGE_CACHE_DIR', await tempDirectory());
+    vi.stubEnv('SPOOLFORGE_THREADS', '3');
     const wc = Number((await runCommand('wc', ['-l', path])).stdout.toString().split(' ')[0]);
     // Far into the file with no index yet: the whole index is built on threads first.
     const sed = await runCommand('sed', ['-n', `${wc - 5},${wc + 1}p`, path]);

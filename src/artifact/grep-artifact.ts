@@ -33,11 +33,6 @@ export interface GrepOptions extends PatternOptions {
 /**
  * One line of a grep result. `lineNumber` is 0-based, like every line number of the TypeScript
  * API; `text` is UTF-8 decoded without its `\n`.
- *
- * @example
- * ```ts
- * const line: GrepLine = { lineNumber: 41, text: 'ERROR disk full', isMatch: true };
- * ```
  */
 export interface GrepLine {
   lineNumber: number;

@@ -7,11 +7,6 @@ import type { QueryOptions, SpooledArtifact } from './spooled-artifact.js';
 
 /**
  * A line read no further than a byte budget: the start of its text, and how long it is.
- *
- * @example
- * ```ts
- * const preview: LinePreview = { lineNumber: 0, text: '{"items":[{"id":1,', byteLength: 52_428_800, cut: true };
- * ```
  */
 export interface LinePreview extends ArtifactLine {
   /** The whole line's length in bytes, without its `\n`. */
@@ -22,11 +17,6 @@ export interface LinePreview extends ArtifactLine {
 
 /**
  * Options for {@link linePreviews}.
- *
- * @example
- * ```ts
- * const options: LinePreviewOptions = { maxLineBytes: 8_000 };
- * ```
  */
 export interface LinePreviewOptions extends QueryOptions {
   /** The most bytes of each line decoded; the rest is skipped, only counted. */

@@ -7,11 +7,6 @@ const brand = Symbol.for('spoolforge.media');
 
 /**
  * Options for a {@link Media}.
- *
- * @example
- * ```ts
- * const options: MediaOptions = { mediaType: 'image/png', name: 'screenshot.png' };
- * ```
  */
 export interface MediaOptions {
   /** `type/subtype`, e.g. `image/png` or `application/pdf`. */
@@ -25,11 +20,6 @@ export interface MediaOptions {
 /**
  * Options for {@link Media.fromFile}: the media type is sniffed when not given, the name
  * defaults to the file's base name.
- *
- * @example
- * ```ts
- * const options: MediaFromFileOptions = { maxBytes: 5 * 1024 * 1024, signal };
- * ```
  */
 export interface MediaFromFileOptions extends Partial<MediaOptions> {
   signal?: AbortSignal;

@@ -19,11 +19,6 @@ export type SpoolSource = string | Uint8Array | AsyncIterable<Uint8Array | strin
 
 /**
  * Options for {@link spool}: where bytes go, and how the artifact is labelled.
- *
- * @example
- * ```ts
- * const options: SpoolOptions = { memoryThreshold: 1 << 20, name: 'npm test', signal };
- * ```
  */
 export interface SpoolOptions
   extends SpoolWriterOptions,

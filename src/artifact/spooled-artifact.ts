@@ -21,11 +21,6 @@ import {
 
 /**
  * Options for a {@link SpooledArtifact}.
- *
- * @example
- * ```ts
- * const options: SpooledArtifactOptions = { name: 'build log', maxStringBytes: 8 * 1024 * 1024 };
- * ```
  */
 export interface SpooledArtifactOptions {
   /** A label for people and models; never a path. */

@@ -17,11 +17,6 @@ const hyphen = 0x2d;
 
 /**
  * How `spoolforge grep` prints the lines of one SOURCE.
- *
- * @example
- * ```ts
- * const options: GrepPrinterOptions = { fileName: Buffer.from('app.log'), lineNumbers: true, context: false };
- * ```
  */
 export interface GrepPrinterOptions {
   /** Printed before each line (`FILE:`, `FILE-`): several SOURCEs, or `-H`. */
@@ -36,11 +31,6 @@ export interface GrepPrinterOptions {
 /**
  * What one run of `grep` has printed so far, across its SOURCEs: GNU grep puts `--` before the
  * first group of a SOURCE when anything was printed before it.
- *
- * @example
- * ```ts
- * const printed: PrintedSoFar = { anything: false };
- * ```
  */
 export interface PrintedSoFar {
   anything: boolean;

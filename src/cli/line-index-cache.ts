@@ -24,11 +24,6 @@ const byteOrder = new Uint8Array(Float64Array.of(1).buffer)[7] === 0x3f ? 'LE' :
 
 /**
  * A regular file as the CLI opened it: the path and the stats that key its cached index.
- *
- * @example
- * ```ts
- * const file: CachedFile = { path: 'build.log', stats: await stat('build.log') };
- * ```
  */
 export interface CachedFile {
   path: string;
@@ -94,11 +89,6 @@ export async function loadLineIndex(file: CachedFile): Promise<LineIndex | undef
 
 /**
  * Options for {@link saveLineIndex}.
- *
- * @example
- * ```ts
- * const options: SaveLineIndexOptions = { stderr: () => process.stderr };
- * ```
  */
 export interface SaveLineIndexOptions {
   /**

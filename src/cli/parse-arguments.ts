@@ -3,11 +3,6 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 /**
  * One option a command accepts: its short letter and/or long name, and whether it takes a
  * value (`-m 5`, `-m5`, `--max-count=5`, `--timeout 3`).
- *
- * @example
- * ```ts
- * const maxCount: OptionSpec = { short: 'm', long: 'max-count', takesValue: true };
- * ```
  */
 export type OptionSpec = ({ short: string; long?: string } | { short?: never; long: string }) & {
   takesValue?: boolean;

@@ -11,11 +11,6 @@ import { type ProjectContextOptions, projectContext } from './project-context.js
 /**
  * Options for {@link compactLog}: the summariser and what to keep, and the projection the
  * summariser reads (its budget bounds the summarisation request too).
- *
- * @example
- * ```ts
- * const options: CompactLogOptions = { summarise, contextWindow: 200_000, retainLastTurns: 2 };
- * ```
  */
 export interface CompactLogOptions extends CompactOptions, ProjectContextOptions {}
 
@@ -49,7 +44,7 @@ function keptStart(events: readonly MessageEvent[], turns: number): number | und
  * ```ts
  * const projection = await projectContext(log.history(), options);
  * if (projection.overBudget || shouldCompact(usage, { contextLimit: 200_000 })) {
- *   await compactLog(log, { ...options, summarise: anthropicSummariser({ client, model: 'claude-haiku-4-5' }) });
+ *   await compactLog(log, { ...options, summarise: openAISummariser({ client, model: 'gpt-4o-mini' }) });
  * }
  * ```
  */

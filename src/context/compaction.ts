@@ -6,15 +6,6 @@ import { type SummaryRequestOptions, summaryRequest } from './summary-request.js
 
 /**
  * Options for {@link compact}.
- *
- * @example
- * ```ts
- * const options: CompactOptions = {
- *   summarise: openAISummariser({ client, model: 'gpt-4o-mini' }),
- *   retainLastTurns: 2,
- *   retainDirectives: ['Every artifact ref still needed.'],
- * };
- * ```
  */
 export interface CompactOptions extends SummaryRequestOptions {
   /** Called once, without tools, with the formatted history; returns the reply text. */
@@ -34,8 +25,8 @@ export interface CompactOptions extends SummaryRequestOptions {
  *
  * @example
  * ```ts
- * const { retain, summary, keptFrom, history } = await compact(messages, { summarise });
- * // messages[keptFrom] is now history[1]; history[0] is the summary message.
+ * const { retain, summary, keptFrom, history: compacted } = await compact(history, { summarise });
+ * // history[keptFrom] is now compacted[1]; compacted[0] is the summary message.
  * ```
  */
 export interface CompactResult extends ConversationSummary {

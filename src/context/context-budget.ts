@@ -2,11 +2,6 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /**
  * How a projection's token budget is chosen.
- *
- * @example
- * ```ts
- * const options: ContextBudgetOptions = { contextWindow: 200_000 };
- * ```
  */
 export interface ContextBudgetOptions {
   /** The budget itself, in tokens. */

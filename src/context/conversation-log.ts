@@ -17,11 +17,6 @@ import { summaryMessage } from './summary-reply.js';
 
 /**
  * Options for {@link ConversationLog.open}: where the log lives, and which conversation.
- *
- * @example
- * ```ts
- * const options: ConversationLogOptions = { store, conversationId: 'support-ticket-4812' };
- * ```
  */
 export interface ConversationLogOptions {
   /**

@@ -11,11 +11,6 @@ const newline = 0x0a;
 
 /**
  * Options for {@link JsonlConversationLogBackend.open}.
- *
- * @example
- * ```ts
- * const options: JsonlConversationLogOptions = { sync: true };
- * ```
  */
 export interface JsonlConversationLogOptions {
   /** `fdatasync` after every append: an acknowledged event survives a power cut. Default false. */

@@ -2,11 +2,6 @@ import type { ConversationMessage, ConversationToolCall } from './conversation-m
 
 /**
  * Options for {@link pairToolCalls}.
- *
- * @example
- * ```ts
- * const options: PairToolCallsOptions = { unanswered: 'interrupted' };
- * ```
  */
 export interface PairToolCallsOptions {
   /**

@@ -8,11 +8,6 @@ import { messageTokens, requestTokens } from './request-tokens.js';
 
 /**
  * Options for {@link projectContext}.
- *
- * @example
- * ```ts
- * const options: ProjectContextOptions = { contextWindow: 200_000, encoding: 'o200k_base', instructions: system };
- * ```
  */
 export interface ProjectContextOptions extends ContextBudgetOptions, ResultLimits {
   /** The system prompt, sent with every request: counted against the budget. */

@@ -4,11 +4,6 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
  * The tokens one model request used, provider-neutral; missing counts are 0. Read it from a
  * response with `usageOfChatCompletion` / `usageOfResponse` (`spoolforge/openai`) or
  * `usageOfAnthropicMessage` (`spoolforge/anthropic`).
- *
- * @example
- * ```ts
- * const usage: TokenUsage = { inputTokens: 91_000, cacheReadInputTokens: 12_000, outputTokens: 900 };
- * ```
  */
 export interface TokenUsage {
   /** Input tokens not counted in the two cache fields. */
@@ -21,11 +16,6 @@ export interface TokenUsage {
 /**
  * When to compact: at `thresholdRatio` (default 0.8) of the model's `contextLimit`. `enabled:
  * false` or `auto: false` turns the automatic check off.
- *
- * @example
- * ```ts
- * const limits: CompactionLimits = { contextLimit: 200_000, thresholdRatio: 0.75 };
- * ```
  */
 export interface CompactionLimits {
   /** The model's context window in tokens. Required unless compaction is off. */

@@ -3,11 +3,6 @@ import type { ConversationMessage } from './conversation-message.js';
 
 /**
  * What a summariser's reply yields: the facts to keep verbatim and the summary.
- *
- * @example
- * ```ts
- * const summary: ConversationSummary = { retain: 'Build id 4812', summary: 'The linker failed…' };
- * ```
  */
 export interface ConversationSummary {
   retain: string;

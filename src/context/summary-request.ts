@@ -6,14 +6,6 @@ import { pairToolCalls } from './pair-tool-calls.js';
 /**
  * Extra instructions for a summary: each becomes a bullet under the summary or the retain part
  * of the instruction; and the limits each message is cut to (those of {@link messageView}).
- *
- * @example
- * ```ts
- * const options: SummaryRequestOptions = {
- *   summaryDirectives: ['Name every failing test.'],
- *   retainDirectives: ['The deployment id.'],
- * };
- * ```
  */
 export interface SummaryRequestOptions extends ResultLimits {
   /** Added to what the summary must cover. */

@@ -6,11 +6,6 @@ import type { ArtifactStore } from '../store/artifact-store.js';
 /**
  * What a tool run reports while it runs, for a UI: it started, it made progress, it finished
  * with a result (text, bytes, or an artifact; `ref` when the artifact is in a store).
- *
- * @example
- * ```ts
- * const event: ToolEvent = { type: 'complete', toolCallId: 'call_1', toolName: 'run_build', result: artifact, ref };
- * ```
  */
 export type ToolEvent =
   | { type: 'start'; toolCallId: string; toolName: string; arguments?: unknown }
@@ -28,11 +23,6 @@ export type ToolEvent =
 /**
  * A large result as a UI gets it: where it is, how big, and a preview of its first and last
  * lines (each cut to 200 characters).
- *
- * @example
- * ```ts
- * const reference: ArtifactReference = { ref: 'a1b2', byteLength: 4e9, lineCount: 3e7, kind: 'text', head: ['…'], tail: ['…'], url: 'http://localhost:3000/artifacts/a1b2/view' };
- * ```
  */
 export interface ArtifactReference {
   /** The store id; absent when there was no store to put the result in. */
@@ -52,7 +42,7 @@ export interface ArtifactReference {
  *
  * @example
  * ```ts
- * for await (const event of uiToolEvents(events, options)) socket.send(JSON.stringify(event));
+ * for await (const event of uiToolEvents(events, { store })) socket.send(JSON.stringify(event));
  * ```
  */
 export type UiToolEvent =
@@ -68,11 +58,6 @@ export type UiToolEvent =
 
 /**
  * Options for {@link uiToolEvents}.
- *
- * @example
- * ```ts
- * const options: UiToolEventsOptions = { store, baseUrl: 'http://localhost:3000/artifacts', maxInlineBytes: 4096 };
- * ```
  */
 export interface UiToolEventsOptions {
   /** Large text and byte results are put here, so the reference can link to them. */

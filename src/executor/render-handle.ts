@@ -11,11 +11,6 @@ import type { ToolCall } from '../tools/tool-call.js';
 
 /**
  * How much of an artifact its handle previews, and the most it may cost.
- *
- * @example
- * ```ts
- * const options: HandleOptions = { previewLines: 2, maxTokens: 200 };
- * ```
  */
 export interface HandleOptions {
   /** Lines shown from the start and from the end. Default 3 each. */

@@ -14,11 +14,6 @@ import { type WrapOptions, wrapValue } from './wrap-result.js';
 /**
  * A call as a provider reports it: the id, the tool's name, and the arguments (a JSON string
  * or already parsed).
- *
- * @example
- * ```ts
- * const request: ToolCallRequest = { id: 'call_1', name: 'run_build', arguments: '{"target":"all"}' };
- * ```
  */
 export interface ToolCallRequest {
   id: string;
@@ -29,11 +24,6 @@ export interface ToolCallRequest {
 
 /**
  * Options for running calls.
- *
- * @example
- * ```ts
- * const options: ExecuteOptions = { inlineThreshold: 4096, handle: { previewLines: 2 } };
- * ```
  */
 export interface ExecuteOptions extends Omit<WrapOptions, 'signal'> {
   handle?: Omit<HandleOptions, 'signal'>;

@@ -17,11 +17,6 @@ export type ToolCallResults = string | SpooledArtifact | Media;
 
 /**
  * A part of what a model is shown for a tool call: text, or a native media block.
- *
- * @example
- * ```ts
- * const part: ContentPart = { type: 'text', text: 'build passed' };
- * ```
  */
 export type ContentPart = { type: 'text'; text: string } | { type: 'media'; media: Media };
 

@@ -12,11 +12,6 @@ import type { ToolCallOutcome, ToolCallResults } from './tool-result-content.js'
 
 /**
  * Options for a {@link ToolSession}.
- *
- * @example
- * ```ts
- * const options: ToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
- * ```
  */
 export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, ForgeOptions {
   /** The agent's own tools. */

@@ -8,11 +8,6 @@ import type { Tool } from '../tools/tool.js';
 
 /**
  * Options for {@link wrapResult}.
- *
- * @example
- * ```ts
- * const options: WrapOptions = { inlineThreshold: 4096, spool: { memoryThreshold: 8 << 20 } };
- * ```
  */
 export interface WrapOptions {
   /** Results of at most this many bytes stay inline text. Default 2 KiB. */

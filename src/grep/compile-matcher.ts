@@ -12,11 +12,6 @@ import { requiredLiterals } from './required-literal.js';
 
 /**
  * How a pattern is read.
- *
- * @example
- * ```ts
- * const options: PatternOptions = { fixed: true, ignoreCase: true };
- * ```
  */
 export interface PatternOptions {
   /** Treat the pattern as a literal string (`grep -F`). */
@@ -43,11 +38,6 @@ export interface PatternOptions {
 /**
  * The options that decide what a pattern matches (the rest say how long to try): what a
  * parallel scan hands each of its threads.
- *
- * @example
- * ```ts
- * const syntax: PatternSyntax = { ignoreCase: true, wordRegexp: true };
- * ```
  */
 export type PatternSyntax = Pick<
   PatternOptions,

@@ -12,11 +12,6 @@ import { grepScan } from './grep-scan.js';
 
 /**
  * What one worker greps: a part of a file and the grep flags.
- *
- * @example
- * ```ts
- * const task: GrepPartTask = { path, start: 0, end: 1 << 30, pattern: 'ERROR', patternOptions: {}, invert: false, before: 3, after: 3, tracksLines: true, countOnly: false, maxCount: 5, creditBytes: 4 << 20 };
- * ```
  */
 export interface GrepPartTask {
   path: string;

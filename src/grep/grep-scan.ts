@@ -5,11 +5,6 @@ import type { LineMatcher } from './line-matcher.js';
 
 /**
  * Options for {@link grepScan}; the grep flags, already parsed.
- *
- * @example
- * ```ts
- * const options: GrepScanOptions = { matcher, maxCount: 5, before: 3, after: 3, context: true };
- * ```
  */
 export interface GrepScanOptions extends LineBlocksOptions {
   matcher: LineMatcher;
@@ -35,7 +30,7 @@ export interface GrepScanOptions extends LineBlocksOptions {
  *
  * @example
  * ```ts
- * const { matchCount } = await grepScan(chunks, options, sink);
+ * const { matchCount } = await grepScan(chunks, { matcher, maxCount: 5 }, sink);
  * ```
  */
 export interface GrepScanResult {

@@ -1,13 +1,5 @@
 /**
  * What a scan does with the lines it selects, in the order grep prints them.
- *
- * @example
- * ```ts
- * const sink: GrepSink = {
- *   line: (bytes, lineNumber, isMatch) => void console.log(lineNumber, isMatch),
- *   separator: () => console.log('--'),
- * };
- * ```
  */
 export interface GrepSink {
   /**

@@ -2,11 +2,6 @@ import type { GrepSink } from './grep-sink.js';
 
 /**
  * Options for an {@link OrderedGrepMerge}: the flags that decide what one pass would print.
- *
- * @example
- * ```ts
- * const options: OrderedGrepMergeOptions = { tracksLines: true, context: true, after: 3, maxCount: 5 };
- * ```
  */
 export interface OrderedGrepMergeOptions {
   /** Parts number their lines; without it, lines are reported as -1 and never deduplicated. */

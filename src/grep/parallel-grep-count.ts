@@ -3,11 +3,6 @@ import { parallelGrepScan } from './parallel-grep-scan.js';
 
 /**
  * Options for {@link parallelGrepCount}: grep's pattern flags, `invert`, and the threads.
- *
- * @example
- * ```ts
- * const options: ParallelGrepCountOptions = { ignoreCase: true, threads: 2 };
- * ```
  */
 export interface ParallelGrepCountOptions extends Pick<PatternOptions, 'fixed' | 'ignoreCase'> {
   invert?: boolean;

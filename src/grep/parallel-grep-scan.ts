@@ -12,11 +12,6 @@ import { OrderedGrepMerge } from './ordered-grep-merge.js';
 
 /**
  * Options for {@link parallelGrepScan}: grep's flags, as for `grepScan`, and the threads.
- *
- * @example
- * ```ts
- * const options: ParallelGrepScanOptions = { lineNumbers: true, context: true, before: 3, after: 3, threads: 2 };
- * ```
  */
 export interface ParallelGrepScanOptions
   extends PatternSyntax,

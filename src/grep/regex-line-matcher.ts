@@ -5,11 +5,6 @@ import type { LineMatcher } from './line-matcher.js';
 
 /**
  * Options for a {@link RegexLineMatcher}.
- *
- * @example
- * ```ts
- * const options: RegexLineMatcherOptions = { timeout: 5_000 };
- * ```
  */
 export interface RegexLineMatcherOptions {
   /** Milliseconds from creation after which matching fails with `E_REGEX_TIMEOUT`. */

@@ -1,11 +1,6 @@
 /**
  * What a request under the handler's base path asks for. `idOrName` is URL-decoded and only
  * ever handed to the store to look up, never made into a path.
- *
- * @example
- * ```ts
- * const route: ArtifactRoute = { kind: 'view', idOrName: 'ci build 4812', parameters };
- * ```
  */
 export type ArtifactRoute =
   | { kind: 'index'; parameters: URLSearchParams }

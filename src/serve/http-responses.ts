@@ -7,7 +7,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
  * @example
  * ```ts
  * const nonce = styleNonce();
- * sendHtml(request, response, 200, renderPage({ nonce }), nonce);
+ * sendHtml(request, response, 200, renderIndexPage({ ...frame, nonce }, await store.list()), nonce);
  * ```
  */
 export function styleNonce(): string {

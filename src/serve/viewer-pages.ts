@@ -6,11 +6,6 @@ import type { ViewerOutcome, ViewerQuery } from './viewer-query.js';
 
 /**
  * Where a page's links point and what its header says.
- *
- * @example
- * ```ts
- * const frame: PageFrame = { title: 'Artifacts', basePath: '/artifacts', nonce: styleNonce() };
- * ```
  */
 export interface PageFrame {
   title: string;

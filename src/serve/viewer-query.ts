@@ -21,11 +21,6 @@ export const viewerOperations = {
 
 /**
  * One of {@link viewerOperations}.
- *
- * @example
- * ```ts
- * const operation: ViewerOperation = 'lines';
- * ```
  */
 export type ViewerOperation = keyof typeof viewerOperations;
 

@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
  *
  * @example
  * ```ts
- * import { fs } from './node-fs.js';
  * fs.writeSync(1, bytes);
  * ```
  */

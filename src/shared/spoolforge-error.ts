@@ -70,7 +70,7 @@ export class SpoolforgeError extends Error {
  *
  * @example
  * ```ts
- * throwIfAborted(options.signal);
+ * throwIfAborted(signal);
  * ```
  */
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -3,11 +3,6 @@ import { newline } from './newlines.js';
 
 /**
  * Options for {@link lineBlocks}.
- *
- * @example
- * ```ts
- * const options: LineBlocksOptions = { maxLineBytes: 16 * 1024 * 1024 };
- * ```
  */
 export interface LineBlocksOptions {
   /** A longer line fails with `E_LINE_TOO_LONG` instead of growing memory. Default 256 MiB. */
@@ -26,7 +21,8 @@ export const defaultMaxLineBytes = 256 * 1024 * 1024;
  *
  * @example
  * ```ts
- * for await (const block of lineBlocks(readerChunks(reader))) lines += countNewlines(block);
+ * let newlines = 0;
+ * for await (const block of lineBlocks(readerChunks(reader))) newlines += countNewlines(block);
  * ```
  */
 export async function* lineBlocks(

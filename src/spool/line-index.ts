@@ -3,11 +3,6 @@ import { countNewlines, newline } from './newlines.js';
 
 /**
  * A line number and the byte offset where that line starts.
- *
- * @example
- * ```ts
- * const checkpoint: LineCheckpoint = { line: 0, offset: 0 };
- * ```
  */
 export interface LineCheckpoint {
   line: number;
@@ -51,11 +46,6 @@ export interface LineIndexSnapshot {
 /**
  * What {@link LineIndex.fromSnapshot} restores from: a {@link LineIndexSnapshot}, or the same
  * with its checkpoints as `Float64Array`s (views of a binary cache file, taken over uncopied).
- *
- * @example
- * ```ts
- * const view: LineIndexSnapshotView = { ...index.snapshot(), lines: Float64Array.of(0), offsets: Float64Array.of(0) };
- * ```
  */
 export type LineIndexSnapshotView = Omit<LineIndexSnapshot, 'lines' | 'offsets'> & {
   lines: readonly number[] | Float64Array;

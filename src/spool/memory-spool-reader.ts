@@ -39,7 +39,7 @@ export class MemorySpoolReader implements SpoolReader {
  *
  * @example
  * ```ts
- * describe: () => { throw notReopenable('temp'); },
+ * throw notReopenable('temp'); // from the describe() of a temp-file spool
  * ```
  */
 export function notReopenable(where: 'memory' | 'temp'): SpoolforgeError {

@@ -4,11 +4,6 @@ import { fileParts, runInWorkers } from './parallel-ranges.js';
 
 /**
  * Options for {@link buildLineIndexInParallel}.
- *
- * @example
- * ```ts
- * const options: ParallelIndexOptions = { threads: 2, signal: AbortSignal.timeout(60_000) };
- * ```
  */
 export interface ParallelIndexOptions {
   /** Worker threads, one per part. Default `defaultThreadCount()`. */

@@ -13,11 +13,6 @@ import { defaultThreadCount } from './thread-count.js';
 /**
  * A byte range that starts at a line start and ends at the next part's, so parts hold whole
  * lines and every line is in exactly one part.
- *
- * @example
- * ```ts
- * const part: ByteRange = { start: 0, end: 1 << 30 };
- * ```
  */
 export interface ByteRange {
   start: number;

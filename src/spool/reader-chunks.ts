@@ -16,11 +16,6 @@ const bytesBetweenYields = 8 * 1024 * 1024;
 
 /**
  * Options for {@link readerChunks}.
- *
- * @example
- * ```ts
- * const options: ReaderChunksOptions = { start: 0, end: 1 << 20, chunkSize: 1 << 16 };
- * ```
  */
 export interface ReaderChunksOptions {
   start?: number;

@@ -6,11 +6,6 @@ import type { SpoolReader } from './spool-reader.js';
 
 /**
  * Options for {@link seekLine}.
- *
- * @example
- * ```ts
- * const options: SeekLineOptions = { end: await reader.byteLength() };
- * ```
  */
 export interface SeekLineOptions {
   /** Where the bytes end; defaults to the reader's length. */

@@ -1,10 +1,5 @@
 /**
  * Enough to reopen a reader in another process: `kind` names the backend, `locator` where it reads.
- *
- * @example
- * ```ts
- * const descriptor: ReaderDescriptor = { kind: 'file', locator: '/var/log/build.log' };
- * ```
  */
 export interface ReaderDescriptor {
   kind: string;

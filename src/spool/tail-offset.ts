@@ -4,11 +4,6 @@ import type { SpoolReader } from './spool-reader.js';
 
 /**
  * Options for {@link tailOffset}.
- *
- * @example
- * ```ts
- * const options: TailOffsetOptions = { end: 1 << 30, blockSize: 1 << 16 };
- * ```
  */
 export interface TailOffsetOptions {
   /** Where the bytes end; defaults to the reader's length. */

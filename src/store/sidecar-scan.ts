@@ -10,11 +10,6 @@ const listingConcurrency = 32;
 /**
  * A sidecar that fails its checks: its id, when it was last written (its mtime), and the name
  * it still claims when that much can be read.
- *
- * @example
- * ```ts
- * const entry: DamagedSidecar = { id, writtenAt: 1_700_000_000_000, name: undefined };
- * ```
  */
 export interface DamagedSidecar {
   id: string;

@@ -18,7 +18,12 @@ export type CollisionPolicy = 'throw' | 'replace' | 'keep';
  *
  * @example
  * ```ts
- * handler: async (input, { dispatch }) => `${dispatch.turnToolCalls.length} calls so far`
+ * const countCalls = defineTool({
+ *   name: 'count_calls',
+ *   description: 'How many tools the model has called this turn.',
+ *   inputSchema: z.object({}),
+ *   handler: async (_input, { dispatch }) => `${dispatch.turnToolCalls.length} calls so far`,
+ * });
  * ```
  */
 export interface HandlerDispatch {
@@ -35,7 +40,12 @@ export interface HandlerDispatch {
  *
  * @example
  * ```ts
- * handler: async (input, { signal }) => fetch(input.url, { signal }).then((response) => response.body)
+ * const fetchPage = defineTool({
+ *   name: 'fetch_page',
+ *   description: 'Fetches a web page.',
+ *   inputSchema: z.object({ url: z.string() }),
+ *   handler: async (input, { signal }) => (await fetch(input.url, { signal })).body,
+ * });
  * ```
  */
 export interface ToolHandlerContext {

@@ -3,11 +3,6 @@ import { formatBytes } from '../../shared/format-bytes.js';
  * Bounds on everything a model is shown — a forged tool's answer, a tool message or a long
  * paste in a projected conversation: at most `maxResultBytes` per result and `maxLineChars`
  * per line, each cut with a note saying so.
- *
- * @example
- * ```ts
- * const limits: ResultLimits = { maxResultBytes: 20 * 1024, maxLineChars: 500 };
- * ```
  */
 export interface ResultLimits {
   /** UTF-8 bytes a result keeps in all. Default 50 KiB. */
@@ -133,11 +128,6 @@ export class BoundedText {
 
 /**
  * What {@link cutLine} knows of a line beyond its text.
- *
- * @example
- * ```ts
- * const known: LineCut = { lineBytes: 52_428_800 }; // the text is only the line's start
- * ```
  */
 export interface LineCut {
   /** The whole line's length in bytes, when the text is only its start (a line read in part). */

@@ -6,7 +6,12 @@ import type { continueWith, ResultLimits } from './model-lines.js';
  *
  * @example
  * ```ts
- * run: async (artifact, args, { callId, limits, signal }) => `${await artifact.lineCount({ signal })} lines`
+ * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
+ *   name: 'artifact_line_count',
+ *   description: 'Number of lines of a spooled output.',
+ *   args: {},
+ *   run: async (artifact, _args, { signal }) => `${await artifact.lineCount({ signal })} lines`,
+ * };
  * ```
  */
 export interface ToolMethodContext {
@@ -24,16 +29,6 @@ export interface ToolMethodContext {
 /**
  * One query an artifact class offers a model: its tool name, description, argument schema
  * (without `callId`, which forging adds) and how to answer it as bounded text.
- *
- * @example
- * ```ts
- * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
- *   name: 'artifact_line_count',
- *   description: 'Number of lines of a spooled output.',
- *   args: {},
- *   run: async (artifact, _args, { signal }) => String(await artifact.lineCount({ signal })),
- * };
- * ```
  */
 export interface ToolMethodDescriptor<Artifact, Args extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;

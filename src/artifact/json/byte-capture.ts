@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * const capture = new ByteCapture(16 << 20);
- * capture.start(chunk, valueStart);
+ * capture.start(valueStart);
  * capture.chunkEnded(chunk); // the value goes on in the next chunk
  * const bytes = capture.finish(nextChunk, valueEnd); // undefined when too large
  * ```

@@ -1,10 +1,5 @@
 /**
  * Where a JSON text first goes wrong: the UTF-16 index into the text and what was expected.
- *
- * @example
- * ```ts
- * const problem: JsonSyntaxProblem = { index: 5, message: "Expected a value, found '}'" };
- * ```
  */
 export interface JsonSyntaxProblem {
   index: number;

@@ -31,7 +31,8 @@ interface LargeEntry {
  *
  * @example
  * ```ts
- * const document = await IndexedJsonDocument.open(reader, { maxEntryBytes: 16 << 20 });
+ * const byteLength = await reader.byteLength();
+ * const document = await IndexedJsonDocument.open(reader, { byteLength, maxEntryBytes: 16 << 20 });
  * for await (const entry of document.entries({ start: 1_000_000, end: 1_000_010 })) console.log(entry);
  * ```
  */

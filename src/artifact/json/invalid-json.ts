@@ -6,11 +6,6 @@ import { findJsonSyntaxError, type JsonSyntaxProblem } from './find-json-syntax-
 
 /**
  * A 1-based line and column (in characters), the way editors and `JSON.parse` count.
- *
- * @example
- * ```ts
- * const position: TextPosition = { line: 3, column: 14 };
- * ```
  */
 export interface TextPosition {
   line: number;

@@ -5,11 +5,6 @@ import type { JsonType } from './json-scan-types.js';
 /**
  * One top-level entry of a JSON document: an element of the root array, a member of the root
  * object, or a record (line) of a JSONL file.
- *
- * @example
- * ```ts
- * const entry: JsonEntry = { index: 3, value: { status: 500 } };
- * ```
  */
 export interface JsonEntry {
   index: number;
@@ -23,11 +18,6 @@ export interface JsonEntry {
 /**
  * What is known of an entry too large to parse without parsing it: its type (from its first
  * byte), its size, and the limit it passed.
- *
- * @example
- * ```ts
- * const large: LargeJsonEntry = { type: 'array', bytes: 52_000_000, maxBytes: 16 << 20 };
- * ```
  */
 export interface LargeJsonEntry {
   type: JsonType;
@@ -64,11 +54,6 @@ export interface JsonDocument {
 
 /**
  * A range of entry indexes, half-open like `Array.prototype.slice`.
- *
- * @example
- * ```ts
- * const range: EntryRange = { start: 0, end: 100, signal };
- * ```
  */
 export interface EntryRange {
   start?: number;
@@ -87,7 +72,7 @@ export interface EntryRange {
  *
  * @example
  * ```ts
- * entryPath({ index: 3, value: 1 }); // '$[3]'
+ * entryPath({ index: 3 }); // '$[3]'
  * ```
  */
 export function entryPath(entry: Pick<JsonEntry, 'index' | 'key'>): string {

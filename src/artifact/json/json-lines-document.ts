@@ -10,7 +10,7 @@ import type { EntryRange, JsonDocument, JsonEntry } from './json-document.js';
  *
  * @example
  * ```ts
- * const document = await JsonLinesDocument.open(artifact);
+ * const document = await JsonLinesDocument.open(artifact, { byteLength: await artifact.byteLength() });
  * for await (const record of document.entries({ start: 0, end: 10 })) console.log(record.value);
  * ```
  */

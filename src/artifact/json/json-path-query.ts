@@ -7,11 +7,6 @@ type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
 /**
  * One value a JSONPath matched, with its normalized path (`$[3]['status']`).
- *
- * @example
- * ```ts
- * const match: JsonMatch = { path: "$[3]['status']", value: 503 };
- * ```
  */
 export interface JsonMatch {
   path: string;
@@ -20,11 +15,6 @@ export interface JsonMatch {
 
 /**
  * Options for {@link queryJson}.
- *
- * @example
- * ```ts
- * const options: JsonQueryOptions = { startIndex: 1_000, deadline: performance.now() + 30_000, onEntry };
- * ```
  */
 export interface JsonQueryOptions {
   /** The first entry to evaluate: continues an earlier, cut query. */

@@ -11,11 +11,6 @@ export type JsonType = 'array' | 'object' | 'string' | 'number' | 'boolean' | 'n
 /**
  * One top-level entry found by {@link JsonStructureScanner}: an element of the root array or a
  * member of the root object, by absolute byte offsets.
- *
- * @example
- * ```ts
- * const entry: JsonEntrySpan = { index: 3, start: 120, valueStart: 120, end: 188 };
- * ```
  */
 export interface JsonEntrySpan {
   index: number;
@@ -52,11 +47,6 @@ export class JsonScanError extends Error {
 /**
  * Where a scan starts: at the document's first byte, or at a known entry start of a root
  * already seen (a checkpoint of the entry index).
- *
- * @example
- * ```ts
- * const resume: JsonScanStart = { root: 'array', index: 4096 };
- * ```
  */
 export interface JsonScanStart {
   root: 'array' | 'object';

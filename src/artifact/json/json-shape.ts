@@ -4,11 +4,6 @@ import type { JsonType } from './json-scan-types.js';
 /**
  * What {@link JsonShape} learned of one field path (`$[*].user.id`): how often it occurs, as
  * which types, and an example of its most common type.
- *
- * @example
- * ```ts
- * const field: ShapeField = { path: '$[*].status', count: 200_000, types: { number: 199_000, string: 1_000 } };
- * ```
  */
 export interface ShapeField {
   path: string;

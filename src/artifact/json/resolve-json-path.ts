@@ -7,11 +7,6 @@ type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 /**
  * Where a path lands in a document: the document that holds what it names, the normalized path
  * of that document's root (`$['items']`), and the path's segments from there.
- *
- * @example
- * ```ts
- * const target: ResolvedJsonPath = { document: items, prefix: "$['items']", segments: ['$', '*'] };
- * ```
  */
 export interface ResolvedJsonPath {
   document: JsonDocument;

@@ -17,11 +17,6 @@ import { resolveJsonPath } from './resolve-json-path.js';
 
 /**
  * Options for a {@link SpooledJsonArtifact}.
- *
- * @example
- * ```ts
- * const options: SpooledJsonArtifactOptions = { format: 'jsonl', maxParseBytes: 64 << 20 };
- * ```
  */
 export interface SpooledJsonArtifactOptions extends SpooledArtifactOptions {
   /** `json` (one document) or `jsonl` (one value per line). Default: the media type, else sniffed. */
@@ -38,7 +33,7 @@ export interface SpooledJsonArtifactOptions extends SpooledArtifactOptions {
  *
  * @example
  * ```ts
- * await artifact.query('$[?(@.status >= 500)]', { limit: 100, timeout: 10_000 });
+ * await orders.query('$[?(@.status >= 500)]', { limit: 100, timeout: 10_000 });
  * ```
  */
 export interface JsonScanOptions extends QueryOptions {
@@ -58,7 +53,7 @@ export interface JsonScanOptions extends QueryOptions {
  *
  * @example
  * ```ts
- * await using rows = await spool(response.body, { kind: 'json' });
+ * await using rows = (await spool(response.body!, { kind: 'json' })) as SpooledJsonArtifact;
  * console.log(await rows.length());
  * console.log(await rows.query('$[?(@.status >= 500)].path', { limit: 20 }));
  * ```

@@ -5,11 +5,6 @@ import { decodeMarkdownString } from './plain-text-of.js';
 /**
  * A link or image as found in one window: resolved (`url` set) or a reference to resolve once
  * every definition is known (`identifier` set).
- *
- * @example
- * ```ts
- * const pending: PendingLink = { lineNumber: 3, text: 'docs', url: undefined, title: undefined, identifier: 'DOCS' };
- * ```
  */
 export interface PendingLink {
   lineNumber: number;
@@ -21,11 +16,6 @@ export interface PendingLink {
 
 /**
  * Reads a token's source and line in the window being walked.
- *
- * @example
- * ```ts
- * const source: TokenSource = { raw: (token) => text.slice(token.start.offset, token.end.offset), lineOf };
- * ```
  */
 export interface TokenSource {
   raw(token: MarkdownToken): string;

@@ -7,11 +7,6 @@ import { markdownWindows } from './markdown-windows.js';
 
 /**
  * Options for {@link buildMarkdownOutline}.
- *
- * @example
- * ```ts
- * const options: OutlineOptions = { windowBytes: 64 * 1024, signal: AbortSignal.timeout(60_000) };
- * ```
  */
 export interface OutlineOptions {
   windowBytes: number;

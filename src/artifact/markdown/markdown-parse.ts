@@ -39,11 +39,6 @@ export interface ParsedMarkdown {
 
 /**
  * Options for {@link parseMarkdownLines}.
- *
- * @example
- * ```ts
- * const options: ParseMarkdownOptions = { seeds: { definitions: [], footnotes: [] }, frontmatter: false };
- * ```
  */
 export interface ParseMarkdownOptions {
   /** Labels to treat as defined before parsing (definitions may follow their use). */

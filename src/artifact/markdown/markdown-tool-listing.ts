@@ -15,7 +15,7 @@ import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
  *
  * @example
  * ```ts
- * const args = { depth: depthArgument, startLine: startLineArgument };
+ * const args = { depth: z.number().int().min(1).nullish(), startLine: startLineArgument };
  * ```
  */
 export const startLineArgument = z
@@ -42,17 +42,6 @@ export const skipArgument = z
 
 /**
  * How to list one kind of entry for a model.
- *
- * @example
- * ```ts
- * const listing: Listing<MarkdownHeading> = {
- *   toolName: 'artifact_md_headings',
- *   noun: ['heading', 'headings'],
- *   lineOf: (heading) => heading.lineNumber,
- *   render: (heading) => `${'#'.repeat(heading.depth)} ${heading.text}`,
- *   numbered: true,
- * };
- * ```
  */
 export interface Listing<Entry> {
   toolName: string;

@@ -4,11 +4,6 @@ import type { QueryOptions, SpooledArtifactOptions } from '../spooled-artifact.j
 /**
  * A heading: its 0-based line, depth 1–6, plain text, and how it was written (`# Title` is
  * `atx`; a paragraph underlined with `===` or `---` is `setext`, depth 1 or 2).
- *
- * @example
- * ```ts
- * const heading: MarkdownHeading = { lineNumber: 11, depth: 2, text: 'Install', style: 'atx' };
- * ```
  */
 export interface MarkdownHeading {
   lineNumber: number;
@@ -20,11 +15,6 @@ export interface MarkdownHeading {
 /**
  * A section: lines `[start, end)` from a heading to before the next heading of the same or a
  * smaller depth (or the end). `index` is the heading's 0-based position among all headings.
- *
- * @example
- * ```ts
- * const section: MarkdownSection = { index: 2, heading: 'Install', depth: 2, start: 11, end: 40 };
- * ```
  */
 export interface MarkdownSection {
   index: number;
@@ -39,7 +29,7 @@ export interface MarkdownSection {
  *
  * @example
  * ```ts
- * const { heading, lines } = await artifact.section('Install');
+ * const { heading, lines } = await readme.section('Install');
  * ```
  */
 export interface MarkdownSectionText extends MarkdownSection {
@@ -49,11 +39,6 @@ export interface MarkdownSectionText extends MarkdownSection {
 /**
  * A code block, lines `[start, end)` including its fences. `lang` and `meta` are the fence's
  * info string split at the first space; both are undefined for indented code.
- *
- * @example
- * ```ts
- * const block: MarkdownCodeBlock = { start: 20, end: 25, lang: 'js', meta: undefined, fenced: true };
- * ```
  */
 export interface MarkdownCodeBlock {
   start: number;
@@ -66,11 +51,6 @@ export interface MarkdownCodeBlock {
 /**
  * A link or an image: the 0-based line it starts on, its text (an image's alt text), its URL
  * (reference-style ones resolved through their definition) and title.
- *
- * @example
- * ```ts
- * const link: MarkdownLink = { lineNumber: 3, text: 'docs', url: 'https://example.com', title: undefined };
- * ```
  */
 export interface MarkdownLink {
   lineNumber: number;
@@ -81,11 +61,6 @@ export interface MarkdownLink {
 
 /**
  * A GFM table, lines `[start, end)`: its header cells and how many body rows it has.
- *
- * @example
- * ```ts
- * const table: MarkdownTable = { start: 40, end: 53, columns: ['Name', 'Size'], rowCount: 11 };
- * ```
  */
 export interface MarkdownTable {
   start: number;
@@ -97,11 +72,6 @@ export interface MarkdownTable {
 /**
  * Front matter at the very start of the document, lines `[start, end)` including its fences;
  * `text` is what lies between the fences (without `\r`).
- *
- * @example
- * ```ts
- * const matter: MarkdownFrontmatter = { format: 'yaml', start: 0, end: 3, text: 'title: Guide' };
- * ```
  */
 export interface MarkdownFrontmatter {
   format: 'yaml' | 'toml';
@@ -113,11 +83,6 @@ export interface MarkdownFrontmatter {
 /**
  * A link reference definition (`[label]: url "title"`); `identifier` is the label normalized
  * the way CommonMark matches references (whitespace collapsed, case folded).
- *
- * @example
- * ```ts
- * const definition: MarkdownDefinition = { identifier: 'DOCS', lineNumber: 90, url: '/docs', title: undefined };
- * ```
  */
 export interface MarkdownDefinition {
   identifier: string;
@@ -130,11 +95,6 @@ export interface MarkdownDefinition {
  * Lines `[startLine, startLine + lineCount)` parsed together as one window. `prefix` holds
  * lines from before the window that are parsed ahead of it (never reported) when a forced cut
  * fell inside a fenced code block (its opening fence) or a table (its header and delimiter row).
- *
- * @example
- * ```ts
- * const span: MarkdownWindowSpan = { startLine: 0, lineCount: 1200, prefix: [] };
- * ```
  */
 export interface MarkdownWindowSpan {
   startLine: number;
@@ -145,11 +105,6 @@ export interface MarkdownWindowSpan {
 /**
  * Labels that look like definitions, found by a line scan before parsing, so that a reference
  * used in one window resolves to a definition in a later one.
- *
- * @example
- * ```ts
- * const seeds: DefinitionSeeds = { definitions: ['DOCS'], footnotes: ['1'] };
- * ```
  */
 export interface DefinitionSeeds {
   definitions: readonly string[];
@@ -161,7 +116,7 @@ export interface DefinitionSeeds {
  *
  * @example
  * ```ts
- * const { headings, tables } = await artifact.outline();
+ * const { headings, tables } = await readme.outline();
  * ```
  */
 export interface MarkdownOutline {
@@ -181,11 +136,6 @@ export interface MarkdownOutline {
 
 /**
  * Options for a {@link SpooledMarkdownArtifact}.
- *
- * @example
- * ```ts
- * const options: SpooledMarkdownArtifactOptions = { name: 'README', windowBytes: 128 * 1024 };
- * ```
  */
 export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
   /**
@@ -202,7 +152,7 @@ export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
  *
  * @example
  * ```ts
- * await artifact.headings({ depth: 2 }); // # and ## only
+ * await readme.headings({ depth: 2 }); // # and ## only
  * ```
  */
 export interface DepthQueryOptions extends QueryOptions {
@@ -215,7 +165,7 @@ export interface DepthQueryOptions extends QueryOptions {
  *
  * @example
  * ```ts
- * await artifact.codeBlocks({ lang: 'ts' });
+ * await readme.codeBlocks({ lang: 'ts' });
  * ```
  */
 export interface CodeBlockQueryOptions extends QueryOptions {

@@ -3,11 +3,6 @@ import { lineIndexAt, type ParsedMarkdown } from './markdown-parse.js';
 /**
  * Where a window ends: how many of the buffered lines (after the prefix) it keeps, and the lines
  * to parse ahead of the next window.
- *
- * @example
- * ```ts
- * const cut: WindowCut = { lineCount: 812, nextPrefix: [] };
- * ```
  */
 export interface WindowCut {
   lineCount: number;

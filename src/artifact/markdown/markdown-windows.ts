@@ -20,11 +20,6 @@ export interface MarkdownWindow extends MarkdownWindowSpan {
 
 /**
  * Options for {@link markdownWindows}.
- *
- * @example
- * ```ts
- * const options: MarkdownWindowOptions = { windowBytes: 64 * 1024, seeds, signal };
- * ```
  */
 export interface MarkdownWindowOptions {
   /** Lines are parsed once this much text (UTF-16 code units, ≈ bytes) is buffered. */
@@ -91,7 +86,7 @@ export async function* markdownWindows(
  *
  * @example
  * ```ts
- * const window = await parseWindowSpan(artifact, outline.windows[3], outline.seeds);
+ * const window = await parseWindowSpan(artifact, outline.windows[3]!, outline.seeds);
  * ```
  */
 export async function parseWindowSpan(

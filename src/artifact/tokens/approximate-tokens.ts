@@ -1,11 +1,6 @@
 /**
  * A tokenizer's name. `o200k_base` (GPT-4o and later) and `cl100k_base` (GPT-4) are the common
  * ones; any other name gets the byte-based approximation.
- *
- * @example
- * ```ts
- * const encoding: TokenEncoding = 'o200k_base';
- * ```
  */
 export type TokenEncoding = 'o200k_base' | 'cl100k_base' | (string & {});
 

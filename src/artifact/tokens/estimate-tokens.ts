@@ -9,11 +9,6 @@ import { countInBoundedPieces, lastLineBoundary } from './token-boundaries.js';
  * How many tokens an artifact costs, and how the number was reached: `exact` (every byte
  * tokenized), `sampled` (evenly spread windows tokenized, scaled by bytes) or `approximate`
  * (bytes / 4, for encodings spoolforge has no tokenizer for).
- *
- * @example
- * ```ts
- * const estimate: TokenEstimate = { tokens: 1_234, encoding: 'o200k_base', method: 'exact' };
- * ```
  */
 export interface TokenEstimate {
   tokens: number;
@@ -23,11 +18,6 @@ export interface TokenEstimate {
 
 /**
  * Options for {@link estimateTokens}.
- *
- * @example
- * ```ts
- * const options: EstimateTokensOptions = { encoding: 'cl100k_base', exactUpTo: 8 << 20 };
- * ```
  */
 export interface EstimateTokensOptions {
   /** Default `o200k_base`. `o200k_base` and `cl100k_base` are tokenized; others approximated. */

@@ -6,11 +6,6 @@ import type { Tool } from '../../tools/tool.js';
 /**
  * What the AI SDK needs to declare a tool before any step: its name, description and input
  * schema. The handler stays with the session.
- *
- * @example
- * ```ts
- * const declaration: ToolDeclaration = { name: 'run_build', description, inputSchema };
- * ```
  */
 export type ToolDeclaration = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
 

@@ -12,11 +12,6 @@ import { type MediaResults, type SpoolforgeToolOutput, toToolOutput } from './to
 
 /**
  * How the tool set talks to the AI SDK, whichever way its session is made.
- *
- * @example
- * ```ts
- * const options: AiSdkToolSetOptions = { strict: true, mediaResults: 'note' };
- * ```
  */
 export interface AiSdkToolSetOptions<AiSdkTools extends ToolSet = NoTools> {
   /**
@@ -53,12 +48,6 @@ export type SpoolforgeTools = Record<string, AiSdkTool<unknown, SpoolforgeToolOu
  * Options for {@link spoolforgeToolSet}: either the options of a new {@link ToolSession}
  * (`tools`, `inlineThreshold`, `limits`, …), which the tool set closes, or a `session` of
  * yours, which you close.
- *
- * @example
- * ```ts
- * const fromOptions: SpoolforgeToolSetOptions = { tools: [runBuild], inlineThreshold: 4096 };
- * const fromSession: SpoolforgeToolSetOptions = { session, strict: true };
- * ```
  */
 export type SpoolforgeToolSetOptions<AiSdkTools extends ToolSet = NoTools> =
   AiSdkToolSetOptions<AiSdkTools> & ProviderToolSessionOptions;

@@ -7,11 +7,6 @@ import { type SpoolforgeToolOutput, toToolModelOutput } from './tool-output.js';
 /**
  * What every tool of one tool set shares: the per-step dispatches its calls run in, and how
  * schemas are rendered.
- *
- * @example
- * ```ts
- * const context: AiSdkToolContext = { steps: new StepDispatches(provider, codec), strict: false };
- * ```
  */
 export interface AiSdkToolContext {
   steps: StepDispatches;
@@ -32,7 +27,7 @@ export interface AiSdkToolContext {
  *
  * @example
  * ```ts
- * const tools = { run_build: toAiSdkTool(runBuild, context) };
+ * const tools: SpoolforgeTools = { run_build: toAiSdkTool(runBuild, context) };
  * await generateText({ model, prompt, tools, prepareStep, onStepFinish });
  * ```
  */

@@ -23,11 +23,6 @@ export interface SpoolforgeToolOutput {
 
 /**
  * A media result inside a {@link SpoolforgeToolOutput}.
- *
- * @example
- * ```ts
- * const image: SpoolforgeMediaOutput = { mediaType: 'image/png', data: media.toBase64() };
- * ```
  */
 export interface SpoolforgeMediaOutput {
   mediaType: string;
@@ -44,7 +39,7 @@ export interface SpoolforgeMediaOutput {
  *
  * @example
  * ```ts
- * spoolforgeToolSet({ tools, mediaResults: 'note' });
+ * spoolforgeToolSet({ tools: [runTests], mediaResults: 'note' });
  * ```
  */
 export type MediaResults = 'native' | 'note';
@@ -60,7 +55,7 @@ type ToolResultOutput = Awaited<ReturnType<NonNullable<AiSdkTool['toModelOutput'
  * @example
  * ```ts
  * const [outcome] = await session.run([request], dispatch);
- * return toToolOutput(outcome, 'native');
+ * return toToolOutput(outcome!, 'native');
  * ```
  */
 export function toToolOutput(outcome: ToolCallOutcome, media: MediaResults): SpoolforgeToolOutput {
@@ -95,7 +90,11 @@ function toMediaOutput(part: ContentPart): SpoolforgeMediaOutput[] {
  *
  * @example
  * ```ts
- * const aiSdkTool = { inputSchema, execute, toModelOutput: ({ output }) => toToolModelOutput(output) };
+ * const aiSdkTool = {
+ *   inputSchema,
+ *   execute,
+ *   toModelOutput: ({ output }: { output: SpoolforgeToolOutput }) => toToolModelOutput(output),
+ * };
  * ```
  */
 export function toToolModelOutput(output: SpoolforgeToolOutput): ToolResultOutput {

@@ -4,11 +4,6 @@ import { fromAnthropicMessage, toAnthropicMessages } from './anthropic-messages.
 
 /**
  * Options for {@link anthropicSummariser}.
- *
- * @example
- * ```ts
- * const options: AnthropicSummariserOptions = { client: new Anthropic(), model: 'claude-haiku-4-5' };
- * ```
  */
 export interface AnthropicSummariserOptions {
   client: Anthropic;

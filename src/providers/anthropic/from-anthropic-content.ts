@@ -4,11 +4,6 @@ import type { ToolCallRequest } from '../../executor/tool-executor.js';
 /**
  * What a Messages response (or a stored assistant message) holds: its `content`, as blocks or
  * as the plain string a `MessageParam` may carry.
- *
- * @example
- * ```ts
- * const content: AnthropicContent = message.content;
- * ```
  */
 export type AnthropicContent =
   | string

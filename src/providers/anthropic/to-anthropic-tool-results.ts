@@ -5,11 +5,6 @@ import { formatBytes } from '../../shared/format-bytes.js';
 
 /**
  * Options for {@link toAnthropicToolResults}.
- *
- * @example
- * ```ts
- * const options: AnthropicToolResultsOptions = { maxImageBytes: 3 * 1024 * 1024 };
- * ```
  */
 export interface AnthropicToolResultsOptions {
   /**

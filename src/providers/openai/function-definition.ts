@@ -6,24 +6,12 @@ import { toStrictJsonSchema } from '../json-schema.js';
 /**
  * The tools an adapter turns into a request's `tools`: a registry (a dispatch's `tools`, with
  * the forged `artifact_*` tools merged in) or a plain list.
- *
- * @example
- * ```ts
- * const source: ToolSource = dispatch.tools;
- * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: tools of every input type
 export type ToolSource = ToolRegistry | readonly Tool<any>[];
 
 /**
  * One tool as both OpenAI APIs describe a function: name, description, a strict JSON Schema.
- *
- * @example
- * ```ts
- * const definition: OpenAIFunctionDefinition = {
- *   name: 'run_build', description: 'Runs the build.', parameters: { type: 'object' }, strict: true,
- * };
- * ```
  */
 export interface OpenAIFunctionDefinition {
   name: string;

@@ -5,11 +5,6 @@ import { toResponsesInput } from './responses-input.js';
 
 /**
  * Options for {@link openAISummariser}.
- *
- * @example
- * ```ts
- * const options: OpenAISummariserOptions = { client: new OpenAI(), model: 'gpt-4o-mini', api: 'responses' };
- * ```
  */
 export interface OpenAISummariserOptions {
   client: OpenAI;

@@ -67,11 +67,6 @@ export type ResponsesDispatch = OpenAIDispatch<
 /**
  * Options for an {@link OpenAIToolSession}: those of a new {@link ToolSession} (the adapter
  * closes it), or a `session` of yours (you close it).
- *
- * @example
- * ```ts
- * const options: OpenAIToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
- * ```
  */
 export type OpenAIToolSessionOptions = ProviderToolSessionOptions;
 

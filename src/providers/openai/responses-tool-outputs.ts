@@ -9,11 +9,6 @@ import { mediaFileName, toDataUrl } from './media-data-url.js';
 
 /**
  * A `function_call_output` input item.
- *
- * @example
- * ```ts
- * const item: ResponsesFunctionCallOutput = { type: 'function_call_output', call_id: 'call_1', output: 'ok' };
- * ```
  */
 export type ResponsesFunctionCallOutput = ResponseInputItem.FunctionCallOutput;
 

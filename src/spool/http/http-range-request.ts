@@ -14,11 +14,6 @@ import {
 
 /**
  * Where and how a remote object is fetched: everything a Range request needs besides the range.
- *
- * @example
- * ```ts
- * const client: RangeClient = { url, label: redactUrl(url), secrets: [], fetch, headers: new Headers(), policy, timeout: 30_000, wholeBodyLimit: 1 << 20 };
- * ```
  */
 export interface RangeClient extends Redaction {
   /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */

@@ -3,11 +3,6 @@ import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
 /**
  * How failed requests are retried: network errors, timeouts, 408, 429 and 5xx, with exponential
  * backoff and jitter, honouring `Retry-After`.
- *
- * @example
- * ```ts
- * const policy: RetryPolicy = { retries: 4, retryDelay: 250, maxRetryDelay: 10_000 };
- * ```
  */
 export interface RetryPolicy {
   /** Retries after the first attempt. */

@@ -1,10 +1,5 @@
 /**
  * Options for an {@link HttpSpoolReader}.
- *
- * @example
- * ```ts
- * const options: HttpSpoolReaderOptions = { headers: { authorization: `Bearer ${token}` }, retries: 6 };
- * ```
  */
 export interface HttpSpoolReaderOptions {
   /**

@@ -4,11 +4,6 @@ import { parseRetryAfter, RetryableFailure } from './http-retry.js';
 /**
  * What the first response said about the object: its length and validators. Later requests
  * must agree with it, or the read fails with `E_REMOTE_CHANGED` instead of mixing versions.
- *
- * @example
- * ```ts
- * const identity: RemoteIdentity = { length: 1 << 30, etag: '"5f3a"', lastModified: undefined };
- * ```
  */
 export interface RemoteIdentity {
   length: number;
@@ -71,7 +66,8 @@ export function checkSameObject(label: string, identity: RemoteIdentity, respons
  *
  * @example
  * ```ts
- * if (strongEtag(identity)) headers.set('if-match', strongEtag(identity));
+ * const etag = strongEtag(identity);
+ * if (etag) headers.set('if-match', etag);
  * ```
  */
 export function strongEtag(identity: RemoteIdentity): string | undefined {

@@ -1,0 +1,16 @@
+// The free names of the TSDoc examples in src/store/ (see common.ts).
+import type { FileHandle } from 'node:fs/promises';
+import type { SpoolSource } from '../../src/index.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
+
+export { rm } from 'node:fs/promises';
+export { dirname } from 'node:path';
+
+export declare const paths: StorePaths;
+export declare const root: string;
+export declare const handle: FileHandle;
+export declare const source: SpoolSource;
+export declare const createdAt: number;
+export declare const ttl: number;
+export declare const writerPid: number;
+export declare const temporaryFile: string;
