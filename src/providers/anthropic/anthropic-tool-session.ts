@@ -34,11 +34,6 @@ export type AnthropicDispatch = ProviderDispatch<
 /**
  * Options for an {@link AnthropicToolSession}: those of a new `ToolSession` (the adapter closes
  * it) or a `session` of yours (you close it), and how tool results are sent.
- *
- * @example
- * ```ts
- * const options: AnthropicToolSessionOptions = { tools: [fetchLog], maxImageBytes: 3 * 1024 * 1024 };
- * ```
  */
 export type AnthropicToolSessionOptions = AnthropicToolResultsOptions & ProviderToolSessionOptions;
 

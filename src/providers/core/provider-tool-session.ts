@@ -6,12 +6,6 @@ import type { ProviderDispatch } from './provider-dispatch.js';
  * How every adapter gets its {@link ToolSession}: the options of a new one, which the adapter
  * then owns and closes, or a `session` of yours (with none of those options), which stays
  * yours to close. Adapters add their own options beside these.
- *
- * @example
- * ```ts
- * const made: ProviderToolSessionOptions = { tools: [runBuild], inlineThreshold: 4096 };
- * const shared: ProviderToolSessionOptions = { session };
- * ```
  */
 export type ProviderToolSessionOptions =
   | (ToolSessionOptions & { session?: undefined })
