@@ -1,7 +1,8 @@
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
-import type { ArtifactKinds } from './kinds/artifact-kinds.js';
+import type { ArtifactKind } from './kinds/artifact-kind.js';
+import { type ArtifactKinds, labelKind } from './kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from './kinds/built-in-kinds.js';
 import { sniffBytes } from './kinds/sniff-sample.js';
 import type { SpooledArtifact, SpooledArtifactOptions } from './spooled-artifact.js';
@@ -68,13 +69,21 @@ export async function spool(
     throw error;
   }
   // A declared kind keeps the media type as given: its class may still tell JSON from JSONL.
-  if (declaredKind) return declaredKind.artifactClass.fromWriter(writer, artifactOptions);
-  const size = writer.lineIndex.byteLength;
-  const kind = kinds.resolve({
-    mediaType: options.mediaType,
-    head: await writer.reader().read(0, Math.min(size, sniffBytes)),
-    complete: size <= sniffBytes,
-  });
+  if (declaredKind) {
+    return labelKind(declaredKind.artifactClass.fromWriter(writer, artifactOptions), declaredKind);
+  }
+  let kind: ArtifactKind;
+  try {
+    const size = writer.lineIndex.byteLength;
+    kind = kinds.resolve({
+      mediaType: options.mediaType,
+      head: await writer.reader().read(0, Math.min(size, sniffBytes)),
+      complete: size <= sniffBytes,
+    });
+  } catch (error) {
+    await writer.close(); // a kind's sniffer may throw: its temp file goes all the same
+    throw error;
+  }
   const mediaType = options.mediaType ?? kind.mediaType;
-  return kind.artifactClass.fromWriter(writer, { ...artifactOptions, mediaType });
+  return labelKind(kind.artifactClass.fromWriter(writer, { ...artifactOptions, mediaType }), kind);
 }

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
+import type { ArtifactKind } from '../artifact/kinds/artifact-kind.js';
+import { type ArtifactKinds, labelKind } from '../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
@@ -95,12 +96,18 @@ export class ArtifactStore {
       ingestSource(source, handle, signal === undefined ? {} : { signal }),
     );
     const { lineIndex, head } = ingested;
-    const kind = kinds.resolve({
-      kind: options.kind,
-      mediaType: options.mediaType,
-      head,
-      complete: lineIndex.byteLength <= sniffBytes,
-    });
+    let kind: ArtifactKind;
+    try {
+      kind = kinds.resolve({
+        kind: options.kind,
+        mediaType: options.mediaType,
+        head,
+        complete: lineIndex.byteLength <= sniffBytes,
+      });
+    } catch (error) {
+      await rm(dataPath, { force: true }); // a kind's sniffer may throw: no data without a record
+      throw error;
+    }
     const createdAt = this.#now();
     const record: StoredArtifactRecord = {
       id,
@@ -184,13 +191,13 @@ export class ArtifactStore {
         `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
       );
     }
-    const kinds = options.kinds ?? this.kinds;
-    const artifactClass = kinds.get(record.kind)?.artifactClass ?? SpooledArtifact;
-    return new artifactClass(reader, {
+    const kind = (options.kinds ?? this.kinds).get(record.kind);
+    const artifact = new (kind?.artifactClass ?? SpooledArtifact)(reader, {
       ...(record.name === undefined ? {} : { name: record.name }),
       ...(record.mediaType === undefined ? {} : { mediaType: record.mediaType }),
       lineIndex,
     });
+    return kind ? labelKind(artifact, kind) : artifact;
   }
 
   /** The live artifacts (complete and unexpired), newest first; damaged sidecars are skipped. */

@@ -5,6 +5,25 @@ import type { ArtifactKind } from './artifact-kind.js';
 import { isExactMediaType, matchesMediaType, mediaTypeEssence } from './media-types.js';
 import { sniffSample } from './sniff-sample.js';
 
+/** The kind each artifact was spooled or reopened as: kinds that share a class tell theirs apart. */
+const kindNames = new WeakMap<SpooledArtifact, string>();
+
+/**
+ * Records that `artifact` was spooled or reopened as `kind`, for {@link ArtifactKinds.of}.
+ *
+ * @example
+ * ```ts
+ * const log = labelKind(SpooledArtifact.fromFile('app.log'), defaultArtifactKinds.named('text'));
+ * ```
+ */
+export function labelKind<Artifact extends SpooledArtifact>(
+  artifact: Artifact,
+  kind: ArtifactKind,
+): Artifact {
+  kindNames.set(artifact, kind.name);
+  return artifact;
+}
+
 /**
  * The registry of {@link ArtifactKind}s that `spool`, `ArtifactStore` (`put` and `get`), the
  * executor and forging all read: which kind an output is (declared, by media type, or sniffed),
@@ -122,10 +141,15 @@ export class ArtifactKinds {
   }
 
   /**
-   * The kind an artifact belongs to: of the kinds of its class (else of the nearest class it
-   * extends), the one named like its `kind`, else the first. `undefined` when none fits.
+   * The kind an artifact belongs to: the one it was spooled or reopened as (when this registry
+   * has it and the artifact is of its class), else of the kinds of its class (else of the
+   * nearest class it extends) the one named like its `kind`, else the first. `undefined` when
+   * none fits.
    */
   of(artifact: SpooledArtifact): ArtifactKind | undefined {
+    const name = kindNames.get(artifact);
+    const labelled = name === undefined ? undefined : this.get(name);
+    if (labelled && artifact instanceof labelled.artifactClass) return labelled;
     for (
       let current: unknown = artifact.constructor;
       typeof current === 'function';
