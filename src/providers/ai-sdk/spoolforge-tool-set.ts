@@ -65,7 +65,7 @@ export type SpoolforgeToolSetOptions<AiSdkTools extends ToolSet = NoTools> =
  */
 export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends AsyncDisposable {
   /**
-   * The session's tools and every tool the artifact classes forge, plus `aiSdkTools`. The SDK
+   * The session's tools and every tool its `kinds` forge, plus `aiSdkTools`. The SDK
    * cannot add tools after the start, so all are declared and each step narrows them.
    */
   readonly tools: SpoolforgeTools & AiSdkTools;
