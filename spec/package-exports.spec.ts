@@ -38,6 +38,7 @@ describe('the export lists of the built package', () => {
       'createArtifactHandler',
       'defaultArtifactKinds',
       'defineTool',
+      'opToolMethod',
       'openReader',
       'pairToolCalls',
       'parseSummaryReply',

@@ -13,6 +13,7 @@ export type { ArtifactLine } from './artifact/artifact-line.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export type { ForgeOptions } from './artifact/forge/forge-tools.js';
 export type { ResultLimits } from './artifact/forge/model-lines.js';
+export { opToolMethod, type ToolOperation } from './artifact/forge/op-tool-method.js';
 export type {
   ToolMethodContext,
   ToolMethodDescriptor,
