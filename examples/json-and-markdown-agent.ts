@@ -54,7 +54,7 @@ const fetchRunbook = defineTool({
 function script(turn: ScriptedTurn) {
   const idsFor = (name: string) => callIdsOf(turn.tools.find((tool) => tool.name === name));
   const [orders] = idsFor('artifact_json_shape');
-  const [runbook] = idsFor('artifact_md_headings');
+  const [runbook] = idsFor('artifact_md');
   const steps = [
     {
       toolCalls: [
@@ -66,10 +66,17 @@ function script(turn: ScriptedTurn) {
     {
       toolCalls: [{ name: 'artifact_json_filter', arguments: { callId: orders, path: '@.error' } }],
     },
-    { toolCalls: [{ name: 'artifact_md_headings', arguments: { callId: runbook, depth: 1 } }] },
     {
       toolCalls: [
-        { name: 'artifact_md_section', arguments: { callId: runbook, heading: 'Card declined' } },
+        { name: 'artifact_md', arguments: { callId: runbook, op: 'headings', depth: 1 } },
+      ],
+    },
+    {
+      toolCalls: [
+        {
+          name: 'artifact_md',
+          arguments: { callId: runbook, op: 'section', heading: 'Card declined' },
+        },
       ],
     },
   ];
@@ -108,7 +115,7 @@ try {
       console.log(`answer: ${answer.join('').trim()}`);
       // Offline, the script's answer quotes what the tools returned: check they returned it.
       if (scripted && !answer.join('').includes('Retry once through the backup gateway')) {
-        throw new Error('the runbook section did not come back through artifact_md_section');
+        throw new Error('the runbook section did not come back through artifact_md op section');
       }
       break;
     }

@@ -31,7 +31,7 @@ export {
 export { formatShapeField, JsonShape } from './artifact/json/json-shape.js';
 export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
 export { sniffBytes } from './artifact/kinds/sniff-sample.js';
-export { markdownToolMethods } from './artifact/markdown/markdown-tool-methods.js';
+export { artifactMd } from './artifact/markdown/artifact-md.js';
 export { sniffMediaType } from './artifact/media.js';
 export { approximateTokens } from './artifact/tokens/approximate-tokens.js';
 export {

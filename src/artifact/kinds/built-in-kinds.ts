@@ -1,7 +1,7 @@
 import { baseToolMethods } from '../forge/base-tool-methods.js';
 import { jsonToolMethods } from '../json/json-tool-methods.js';
 import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
-import { markdownToolMethods } from '../markdown/markdown-tool-methods.js';
+import { artifactMd } from '../markdown/artifact-md.js';
 import { SpooledMarkdownArtifact } from '../markdown/spooled-markdown-artifact.js';
 import { SpooledArtifact } from '../spooled-artifact.js';
 import type { ArtifactKind } from './artifact-kind.js';
@@ -35,7 +35,7 @@ const definitions: Record<BuiltInKindName, Omit<ArtifactKind, 'name' | 'sniff'>>
     mediaType: 'text/markdown',
     mediaTypes: ['text/markdown', 'text/x-markdown'],
     artifactClass: SpooledMarkdownArtifact,
-    toolMethods: [...baseToolMethods, ...markdownToolMethods],
+    toolMethods: [...baseToolMethods, artifactMd],
   },
   // Everything else: last, so it takes what no other sniffer recognised.
   text: {

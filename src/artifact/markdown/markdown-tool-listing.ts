@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { formatBytes } from '../../shared/format-bytes.js';
 import {
   BoundedText,
@@ -9,42 +8,14 @@ import {
   toModelLine,
 } from '../forge/model-lines.js';
 import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
-
-/**
- * The argument every listing tool takes to continue a cut result.
- *
- * @example
- * ```ts
- * const args = { depth: z.number().int().min(1).nullish(), startLine: startLineArgument };
- * ```
- */
-export const startLineArgument = z
-  .number()
-  .int()
-  .min(1)
-  .nullish()
-  .describe('List only what starts on this line (1-based) or later, to continue a cut result.');
-
-/**
- * The argument that continues a listing cut among several entries of one line (links, images).
- *
- * @example
- * ```ts
- * const args = { startLine: startLineArgument, skip: skipArgument };
- * ```
- */
-export const skipArgument = z
-  .number()
-  .int()
-  .min(0)
-  .nullish()
-  .describe('How many entries of startLine to skip (set by a continuation).');
+import { type MarkdownToolArguments, markdownToolName } from './markdown-tool-arguments.js';
 
 /**
  * How to list one kind of entry for a model.
  */
 export interface Listing<Entry> {
-  toolName: string;
+  /** The `artifact_md` operation that lists them: the continuation calls it again. */
+  op: string;
   noun: readonly [singular: string, plural: string];
   /** The 0-based line an entry starts on: listings are in this order and continue by it. */
   lineOf(entry: Entry): number;
@@ -54,9 +25,10 @@ export interface Listing<Entry> {
 }
 
 /**
- * Lists entries one per line, from `startLine` (1-based) on, skipping `skip` entries of that
- * line, cut at the result budget with the call that continues, and closed by a count (or by
- * `empty` when there is nothing to list).
+ * Lists the entries that start on `startLine` (1-based) or later, from the `index`-th of them
+ * on (1-based; only the operations that list several entries a line read it), one per line,
+ * cut at the result budget with the `artifact_md` call that continues, and closed by a count
+ * (or by `empty` when there is nothing to list).
  *
  * @example
  * ```ts
@@ -66,40 +38,39 @@ export interface Listing<Entry> {
 export function renderListing<Entry>(
   listing: Listing<Entry>,
   entries: readonly Entry[],
-  request: { args: Record<string, unknown>; empty: string },
-  { callId, limits }: ToolMethodContext,
+  request: { args: MarkdownToolArguments; empty: string },
+  { callId, limits, continuation = continueWith }: ToolMethodContext,
 ): string {
-  const { startLine, skip } = request.args as { startLine?: number | null; skip?: number | null };
+  const { startLine, index } = request.args;
   const first = startLine == null ? 0 : fromModelLine(startLine);
-  let skipped = 0;
-  const shown = entries.filter((entry) => {
-    const line = listing.lineOf(entry);
-    if (line < first) return false;
-    return !(line === first && skipped++ < (skip ?? 0));
-  });
+  const listed = entries.filter((entry) => listing.lineOf(entry) >= first);
+  const skipped = index == null ? 0 : index - 1;
+  const shown = listed.slice(skipped);
   const [singular, plural] = listing.noun;
   if (shown.length === 0) return request.empty;
   const text = new BoundedText(limits);
-  for (const [index, entry] of shown.entries()) {
+  for (const [position, entry] of shown.entries()) {
     const line = listing.lineOf(entry);
     const rendered = listing.render(entry);
     const added = listing.numbered
       ? text.add(line, rendered)
       : text.addText(cutLine(rendered, text.maxLineChars));
     if (added) continue;
-    // Entries of the cut line already shown are skipped by the continuation, not repeated.
-    const before = shown.slice(0, index).filter((previous) => listing.lineOf(previous) === line);
-    const alreadySkipped = line === first ? (skip ?? 0) : 0;
+    // The continuation starts at the cut entry's line, past the entries of it already listed.
+    const before = listed
+      .slice(0, skipped + position)
+      .filter((previous) => listing.lineOf(previous) === line).length;
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
-    const next = {
-      ...request.args,
+    const next = continuation(markdownToolName, {
       callId,
+      op: listing.op,
+      ...request.args,
       startLine: toModelLine(line),
-      skip: before.length + alreadySkipped || undefined,
-    };
+      index: before === 0 ? undefined : before + 1,
+    });
     text.note(
-      `[cut at ${formatBytes(budget)}: showing ${index} of ${shown.length} ${plural}. ` +
-        `Continue with ${continueWith(listing.toolName, next)}]`,
+      `[cut at ${formatBytes(budget)}: showing ${position} of ${shown.length} ${plural}. ` +
+        `Continue with ${next}]`,
     );
     return text.toString();
   }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { formatBytes } from '../../shared/format-bytes.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactLine } from '../artifact-line.js';
@@ -10,19 +9,26 @@ import {
   fromModelRange,
   toModelLine,
 } from '../forge/model-lines.js';
-import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import type { ToolOperation } from '../forge/op-tool-method.js';
+import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
 import { sectionsNamed } from './markdown-sections.js';
+import { type MarkdownToolArguments, markdownToolName } from './markdown-tool-arguments.js';
 import type { MarkdownSection } from './markdown-types.js';
 import type { SpooledMarkdownArtifact } from './spooled-markdown-artifact.js';
 
+type Operation = ToolOperation<SpooledMarkdownArtifact, MarkdownToolArguments>;
+
+/** The tool that reads any line range: a cut section or front matter continues with it. */
+const readToolName = 'artifact_read';
+
 /**
  * Shows numbered lines under a header, cut at the byte budget with the call that continues
- * (`continuation(next)` names it, `next` being the first 0-based line not shown).
+ * (`next` names it, given the first 0-based line not shown).
  */
 async function showNumbered(
   header: string,
   lines: AsyncIterable<ArtifactLine> | Iterable<ArtifactLine>,
-  continuation: (next: number) => string,
+  next: (line: number) => string,
   { limits }: ToolMethodContext,
 ): Promise<{ text: string; empty: boolean }> {
   const text = new BoundedText(limits);
@@ -34,31 +40,18 @@ async function showNumbered(
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
     const shown = `lines ${toModelLine(first)}–${line.lineNumber}`;
     text.note(
-      `[cut at ${formatBytes(budget)}: showing ${shown}. Continue with ${continuation(line.lineNumber)}]`,
+      `[cut at ${formatBytes(budget)}: showing ${shown}. Continue with ${next(line.lineNumber)}]`,
     );
     break;
   }
   return { text: text.toString(), empty: first === undefined };
 }
 
-/**
- * The front matter's text, numbered with its real lines.
- *
- * @example
- * ```ts
- * // artifact_md_frontmatter {"callId":"call_1"} → "YAML front matter, lines 1–3:\n2:title: Guide\n"
- * ```
- */
-export const frontmatterTool: ToolMethodDescriptor<
-  SpooledMarkdownArtifact,
-  Record<string, never>
-> = {
-  name: 'artifact_md_frontmatter',
-  description:
-    'The YAML (---) or TOML (+++) front matter at the start of a spooled Markdown output, with line numbers.',
-  args: {},
+/** `frontmatter`: the YAML (---) or TOML (+++) front matter, numbered with its real lines. */
+const frontmatter: Operation = {
+  args: [],
   run: async (artifact, _args, context) => {
-    const { callId, signal } = context;
+    const { callId, signal, continuation = continueWith } = context;
     const matter = await artifact.frontmatter({ signal });
     if (!matter) return 'No front matter.';
     const { format, start, end } = matter;
@@ -67,41 +60,17 @@ export const frontmatterTool: ToolMethodDescriptor<
         ? []
         : matter.text.split('\n').map((text, index) => ({ lineNumber: start + 1 + index, text }));
     const header = `${format.toUpperCase()} front matter, lines ${toModelLine(start)}–${end}:`;
-    const continuation = (next: number) =>
-      continueWith('artifact_cat', { callId, start: toModelLine(next), end: end - 1 });
-    return (await showNumbered(header, lines, continuation, context)).text;
+    const next = (line: number) =>
+      continuation(readToolName, { callId, start: toModelLine(line), end: end - 1 });
+    return (await showNumbered(header, lines, next, context)).text;
   },
 };
 
-const sectionArgs = {
-  heading: z
-    .string()
-    .nullish()
-    .describe('The heading text (ignoring case; leading # marks optional).'),
-  index: z
-    .number()
-    .int()
-    .min(1)
-    .nullish()
-    .describe('The section number N from artifact_md_sections.'),
-};
-
-/**
- * One section's source lines, by heading or by the number artifact_md_sections shows.
- *
- * @example
- * ```ts
- * // artifact_md_section {"callId":"call_1","heading":"install"} → 'Section 3 "## Install", lines 12–40:\n12:## Install\n…'
- * ```
- */
-export const sectionTool: ToolMethodDescriptor<SpooledMarkdownArtifact, typeof sectionArgs> = {
-  name: 'artifact_md_section',
-  description:
-    'One section of a spooled Markdown output (its heading and everything under it), numbered, ' +
-    'chosen by heading text or by its number N from artifact_md_sections. Give heading or index.',
-  args: sectionArgs,
+/** `section`: one section's source lines, by heading text or by its number from `sections`. */
+const section: Operation = {
+  args: ['heading', 'index'],
   run: async (artifact, { heading, index }, context) => {
-    const { callId, signal } = context;
+    const { callId, signal, continuation = continueWith } = context;
     if ((heading == null) === (index == null)) {
       throw new SpoolforgeError(
         'E_INVALID_TOOL_ARGS',
@@ -109,26 +78,31 @@ export const sectionTool: ToolMethodDescriptor<SpooledMarkdownArtifact, typeof s
       );
     }
     const sections = await artifact.sections({ signal });
-    const section =
-      index == null ? sectionByHeading(sections, heading ?? '') : sectionByNumber(sections, index);
-    const { start, end, depth } = section;
-    const header = `Section ${section.index + 1} "${'#'.repeat(depth)} ${section.heading}", lines ${toModelLine(start)}–${end}:`;
-    const continuation = (next: number) =>
-      continueWith('artifact_cat', { callId, start: toModelLine(next), end });
-    return (
-      await showNumbered(header, artifact.lines(start, end, { signal }), continuation, context)
-    ).text;
+    const listAll = continueWith(markdownToolName, { callId, op: 'sections' });
+    const found =
+      index == null
+        ? sectionByHeading(sections, heading ?? '', listAll)
+        : sectionByNumber(sections, index, listAll);
+    const { start, end, depth } = found;
+    const header = `Section ${found.index + 1} "${'#'.repeat(depth)} ${found.heading}", lines ${toModelLine(start)}–${end}:`;
+    const next = (line: number) =>
+      continuation(readToolName, { callId, start: toModelLine(line), end });
+    return (await showNumbered(header, artifact.lines(start, end, { signal }), next, context)).text;
   },
 };
 
-function sectionByNumber(sections: readonly MarkdownSection[], number: number): MarkdownSection {
-  const section = sections[number - 1];
-  if (section) return section;
+function sectionByNumber(
+  sections: readonly MarkdownSection[],
+  number: number,
+  listAll: string,
+): MarkdownSection {
+  const found = sections[number - 1];
+  if (found) return found;
   throw new SpoolforgeError(
     'E_INVALID_TOOL_ARGS',
     sections.length === 0
       ? `No section ${number}: the document has no headings.`
-      : `No section ${number}: there are ${sections.length} (1–${sections.length}); see artifact_md_sections.`,
+      : `No section ${number}: there are ${sections.length} (1–${sections.length}); see ${listAll}.`,
   );
 }
 
@@ -141,7 +115,11 @@ function quoted(text: string): string {
   return text.length > maxQuotedChars ? `${text.slice(0, maxQuotedChars)}…` : text;
 }
 
-function sectionByHeading(sections: readonly MarkdownSection[], heading: string): MarkdownSection {
+function sectionByHeading(
+  sections: readonly MarkdownSection[],
+  heading: string,
+  listAll: string,
+): MarkdownSection {
   const matches = sectionsNamed(sections, heading);
   const [only, ...others] = matches;
   if (only && others.length === 0) return only;
@@ -150,7 +128,7 @@ function sectionByHeading(sections: readonly MarkdownSection[], heading: string)
   for (const [position, { index, depth, heading: text, start }] of candidates.entries()) {
     const entry = `${index + 1}. ${'#'.repeat(depth)} ${quoted(text)} (line ${toModelLine(start)})`;
     if (Buffer.byteLength(listed) + Buffer.byteLength(entry) > maxListedBytes) {
-      listed += `; … ${candidates.length - position} more (artifact_md_sections lists them all)`;
+      listed += `; … ${candidates.length - position} more (${listAll} lists them all)`;
       break;
     }
     listed += listed === '' ? entry : `; ${entry}`;
@@ -166,27 +144,14 @@ function sectionByHeading(sections: readonly MarkdownSection[], heading: string)
   );
 }
 
-const textArgs = {
-  startLine: z.number().int().min(1).nullish().describe('First line, 1-based (default 1).'),
-  endLine: z.number().int().min(1).nullish().describe('Last line, inclusive (default: the last).'),
-};
-
 /**
- * Plain text (markup removed) of a line range, numbered with the real lines.
- *
- * @example
- * ```ts
- * // artifact_md_text {"callId":"call_1","startLine":1,"endLine":3} → "plain text of lines 1–3 of 200:\n1:Title\n3:Some text\n"
- * ```
+ * `text`: the plain text (markup, link URLs, HTML and front matter removed, code kept) of lines
+ * startLine to endLine, numbered with the real lines; lines without text are left out.
  */
-export const textTool: ToolMethodDescriptor<SpooledMarkdownArtifact, typeof textArgs> = {
-  name: 'artifact_md_text',
-  description:
-    'The plain text of lines START to END (1-based, inclusive) of a spooled Markdown output: ' +
-    'markup, link URLs, HTML and front matter removed, code kept; lines without text are left out.',
-  args: textArgs,
+const text: Operation = {
+  args: ['startLine', 'endLine'],
   run: async (artifact, { startLine, endLine }, context) => {
-    const { callId, signal } = context;
+    const { callId, signal, continuation = continueWith } = context;
     const first = startLine ?? 1;
     const last = endLine ?? Number.MAX_SAFE_INTEGER;
     if (last < first) {
@@ -199,10 +164,25 @@ export const textTool: ToolMethodDescriptor<SpooledMarkdownArtifact, typeof text
     if (first > lineCount) return `No lines to show: the document has ${lineCount} lines.`;
     const range = fromModelRange(first, Math.min(last, lineCount));
     const header = `plain text of lines ${first}–${range.end} of ${lineCount}:`;
-    const continuation = (next: number) =>
-      continueWith('artifact_md_text', { callId, startLine: toModelLine(next), endLine });
+    const next = (line: number) =>
+      continuation(markdownToolName, { callId, op: 'text', startLine: toModelLine(line), endLine });
     const lines = artifact.textLines(range.start, range.end, { signal });
-    const { text, empty } = await showNumbered(header, lines, continuation, context);
-    return empty ? `No text in lines ${first}–${range.end}.` : text;
+    const shown = await showNumbered(header, lines, next, context);
+    return shown.empty ? `No text in lines ${first}–${range.end}.` : shown.text;
   },
 };
+
+/**
+ * The `artifact_md` operations that show lines: `section` and `frontmatter` (source lines,
+ * continued with `artifact_read`) and `text` (plain text, continued with itself).
+ *
+ * @example
+ * ```ts
+ * // artifact_md {"callId":"call_1","op":"section","heading":"install"}
+ * // → 'Section 3 "## Install", lines 12–40:\n12:## Install\n…'
+ * ```
+ */
+export const markdownLineOperations = { section, frontmatter, text } satisfies Record<
+  string,
+  Operation
+>;
