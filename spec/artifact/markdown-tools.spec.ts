@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import {
   baseToolMethods,
   DispatchContext,
@@ -10,6 +11,7 @@ import {
   ToolSession,
 } from 'spoolforge';
 import { forgeArtifactTools } from 'spoolforge/engine';
+import { toChatCompletionsTools } from 'spoolforge/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeForged } from '../helpers/forged-tools.js';
@@ -125,6 +127,27 @@ describe('forging for Markdown outputs', () => {
       properties: { callId: { enum: string[] } };
     };
     expect(base.properties.callId.enum).toEqual(['call_md', 'call_log']);
+  });
+
+  it('defines artifact_md in at most 250 o200k tokens besides its callId', async () => {
+    const context = new DispatchContext({ turnToolCalls: [await spooledCall('call_1', guide)] });
+    const forged = forgeArtifactTools(defaultArtifactKinds, context);
+    const [sent] = toChatCompletionsTools(
+      forged.list().filter((tool) => tool.name === 'artifact_md'),
+    );
+    if (!sent) throw new Error('artifact_md was not forged');
+    const parameters = sent.function.parameters as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    const { callId, ...properties } = parameters.properties;
+    expect(callId).toBeDefined();
+    const required = parameters.required.filter((name) => name !== 'callId');
+    const bare = {
+      ...sent,
+      function: { ...sent.function, parameters: { ...parameters, properties, required } },
+    };
+    expect(countTokens(JSON.stringify(bare))).toBeLessThanOrEqual(250);
   });
 
   it('answers each artifact_md op with 1-based lines', async () => {
