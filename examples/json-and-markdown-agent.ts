@@ -53,7 +53,7 @@ const fetchRunbook = defineTool({
 /** What the scripted model does, turn by turn, with the call ids the handles gave it. */
 function script(turn: ScriptedTurn) {
   const idsFor = (name: string) => callIdsOf(turn.tools.find((tool) => tool.name === name));
-  const [orders] = idsFor('artifact_json_shape');
+  const [orders] = idsFor('artifact_json');
   const [runbook] = idsFor('artifact_md');
   const steps = [
     {
@@ -62,9 +62,11 @@ function script(turn: ScriptedTurn) {
         { name: 'fetch_runbook', arguments: {} },
       ],
     },
-    { toolCalls: [{ name: 'artifact_json_shape', arguments: { callId: orders } }] },
+    { toolCalls: [{ name: 'artifact_json', arguments: { callId: orders, op: 'shape' } }] },
     {
-      toolCalls: [{ name: 'artifact_json_filter', arguments: { callId: orders, path: '@.error' } }],
+      toolCalls: [
+        { name: 'artifact_json', arguments: { callId: orders, op: 'filter', path: '@.error' } },
+      ],
     },
     {
       toolCalls: [

@@ -34,15 +34,15 @@ const fetchAuditLog = defineTool({
 
 /** What the scripted model does, turn by turn, with the call id the handle gave it. */
 function script(turn: ScriptedTurn) {
-  const [audit] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_json_shape'));
+  const [audit] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_json'));
   const steps = [
     { toolCalls: [{ name: 'fetch_audit_log', arguments: {} }] },
-    { toolCalls: [{ name: 'artifact_json_shape', arguments: { callId: audit } }] },
+    { toolCalls: [{ name: 'artifact_json', arguments: { callId: audit, op: 'shape' } }] },
     {
       toolCalls: [
         {
-          name: 'artifact_json_filter',
-          arguments: { callId: audit, path: '@.outcome == "denied"' },
+          name: 'artifact_json',
+          arguments: { callId: audit, op: 'filter', path: '@.outcome == "denied"' },
         },
       ],
     },
@@ -65,7 +65,7 @@ try {
       role: 'user',
       content:
         'Fetch the audit log and tell me who had exports denied. The log is large: query it ' +
-        'with the artifact_json_* tools.',
+        'with the artifact_json tool.',
     },
   ];
   for (let turn = 1; turn <= 8; turn++) {
@@ -78,7 +78,7 @@ try {
       console.log(`answer: ${message?.content}`);
       // Offline, the script's answer quotes what the filter returned: check it returned it.
       if (scripted && !message?.content?.includes('svc-reporting')) {
-        throw new Error('the denied events did not come back through artifact_json_filter');
+        throw new Error('the denied events did not come back through the artifact_json filter');
       }
       break;
     }

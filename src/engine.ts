@@ -24,12 +24,12 @@ export {
   toModelLine,
 } from './artifact/forge/model-lines.js';
 export { streamGrep } from './artifact/grep-artifact.js';
+export { artifactJson } from './artifact/json/artifact-json.js';
 export {
   findJsonSyntaxError,
   type JsonSyntaxProblem,
 } from './artifact/json/find-json-syntax-error.js';
 export { formatShapeField, JsonShape } from './artifact/json/json-shape.js';
-export { jsonToolMethods } from './artifact/json/json-tool-methods.js';
 export { sniffBytes } from './artifact/kinds/sniff-sample.js';
 export { artifactMd } from './artifact/markdown/artifact-md.js';
 export { sniffMediaType } from './artifact/media.js';

@@ -1,5 +1,6 @@
 // The free names of the TSDoc examples in src/artifact/json/ (see common.ts).
 
+import type { ToolMethodContext } from '../../src/artifact/forge/tool-method-descriptor.js';
 import type { queryJson } from '../../src/artifact/json/json-path-query.js';
 import type { JsonEntrySpan, JsonScanError } from '../../src/artifact/json/json-scan-types.js';
 import type { JsonEntry, JsonMatch } from '../../src/index.js';
@@ -16,3 +17,4 @@ export declare const entry: JsonEntry & JsonEntrySpan & { large?: 'array' | 'obj
 export declare const result: Awaited<ReturnType<typeof queryJson>>;
 export declare const scanError: JsonScanError;
 export declare const tags: unknown;
+export declare const methodContext: ToolMethodContext;

@@ -1,14 +1,12 @@
 import {
-  DispatchContext,
   type SpooledArtifact,
   type SpooledJsonArtifact,
   type SpooledJsonArtifactOptions,
-  SpoolforgeError,
   spool,
-  ToolCall,
 } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invokeForged } from '../helpers/forged-tools.js';
+import { invokeOnArtifact } from '../helpers/forged-tools.js';
+import { failure } from '../helpers/http-reader.js';
 
 // Entries past 2,000 bytes are too large to parse: the documents stay small.
 const options: SpooledJsonArtifactOptions = { maxParseBytes: 2_000 };
@@ -30,49 +28,34 @@ async function jsonArtifact(value: unknown, { maxParseBytes } = options) {
 const items = (length: number) =>
   Array.from({ length }, (_, id) => ({ id, name: `n${id}`, pad: 'p'.repeat(40) }));
 
-async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<string, unknown>) {
-  const call = new ToolCall({ id: 'call_json', name: 'list_rows', arguments: {} });
-  call.results = artifact;
-  const context = new DispatchContext({ turnToolCalls: [call] });
-  const text = await invokeForged(context, name, {
-    callId: 'call_json',
-    ...input,
-  });
-  return text.trimEnd();
-}
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(SpoolforgeError.isInstance(error), String(error)).toBe(true);
-  return error as SpoolforgeError;
+/** Calls `artifact_json` with operation `op`, as a model would. */
+async function tool(artifact: SpooledJsonArtifact, op: string, input: Record<string, unknown>) {
+  return (await invokeOnArtifact(artifact, 'artifact_json', { op, ...input })).trimEnd();
 }
 
 describe('a document with an entry too large to parse', () => {
   it('answers queries that do not need that entry, and describes it without parsing it', async () => {
     const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
-    expect(await tool(artifact, 'artifact_json_get', { path: '$.meta.total' })).toBe(
+    expect(await tool(artifact, 'get', { path: '$.meta.total' })).toBe(
       "$['meta']['total'] = 200\n1 match.",
     );
-    expect(await tool(artifact, 'artifact_json_keys', { path: '$' })).toBe(
+    expect(await tool(artifact, 'keys', { path: '$' })).toBe(
       '$: 2 keys\n"items": array (200 elements)\n"meta": object (1 keys)',
     );
-    const shape = await tool(artifact, 'artifact_json_shape', {});
+    const shape = await tool(artifact, 'shape', {});
     expect(shape).toMatch(/^\$: object \(2 keys\); 202 values scanned/);
     expect(shape).toContain("$['items']: array 1");
     expect(shape).toContain("$['items'][*].name: string 200 (in 100% of parents)");
     expect(shape).toContain("$['meta'].total: number 1");
-    const whole = await tool(artifact, 'artifact_json_get', { path: '$' });
+    const whole = await tool(artifact, 'get', { path: '$' });
     expect(whole.split('\n').slice(0, 3)).toEqual([
       '$: object (2 keys)',
       "$['items']: array (200 elements), too large to show; query inside it ($['items'][0]) or slice it",
       '$[\'meta\'] = {"total":200}',
     ]);
     // A query that needs the entry whole still fails, naming it and how to reach inside.
-    const error = await failure(tool(artifact, 'artifact_json_filter', { path: '@.total > 1' }));
-    expect(error.code).toBe('E_ARTIFACT_TOO_LARGE');
+    const filter = tool(artifact, 'filter', { path: '@.total > 1' });
+    const error = await failure(filter, 'E_ARTIFACT_TOO_LARGE');
     expect(error.message).toMatch(
       /^\$\['items'\] \(array, [\d.]+ KiB\) is larger than maxParseBytes .*starts with \$\['items'\]/,
     );
@@ -80,70 +63,61 @@ describe('a document with an entry too large to parse', () => {
 
   it('does the same inside an entry it descended into', async () => {
     const artifact = await jsonArtifact({ a: { b: items(200), c: 1 } });
-    expect(await tool(artifact, 'artifact_json_get', { path: '$.a.c' })).toBe(
-      "$['a']['c'] = 1\n1 match.",
-    );
-    expect(await tool(artifact, 'artifact_json_keys', { path: '$.a' })).toBe(
+    expect(await tool(artifact, 'get', { path: '$.a.c' })).toBe("$['a']['c'] = 1\n1 match.");
+    expect(await tool(artifact, 'keys', { path: '$.a' })).toBe(
       '$.a: 2 keys\n"b": array (200 elements)\n"c": number',
     );
-    expect(await tool(artifact, 'artifact_json_shape', { path: '$.a' })).toContain(
+    expect(await tool(artifact, 'shape', { path: '$.a' })).toContain(
       "$['a']['b'][*].id: number 200",
     );
   });
 
   it('gives the type and size of a large entry from its index; * is always the wildcard', async () => {
     const artifact = await jsonArtifact({ '*': items(100), s: 'z'.repeat(5_000), n: 1 });
-    expect(await tool(artifact, 'artifact_json_type', { path: '$.s' })).toBe(
+    expect(await tool(artifact, 'type', { path: '$.s' })).toBe(
       "$['s']: string (4.9 KiB, too large to parse)",
     );
-    expect(await tool(artifact, 'artifact_json_length', { path: '$.*' })).toBe(
+    expect(await tool(artifact, 'length', { path: '$.*' })).toBe(
       "$['*']: array (100 elements)\n$['s']: string (4.9 KiB, too large to parse)\n$['n']: number (no length)",
     );
   });
 
   it('plucks from the elements of a large array named first in the path', async () => {
     const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
-    const plucked = await tool(artifact, 'artifact_json_pluck', { path: 'items[*].name' });
+    const plucked = await tool(artifact, 'pluck', { path: 'items[*].name' });
     expect(plucked.split('\n').slice(0, 2)).toEqual([
       "$['items'][0]['name'] = \"n0\"",
       "$['items'][1]['name'] = \"n1\"",
     ]);
     expect(plucked).toContain("$['items'][199]['name'] = \"n199\"\n200 matches.");
     // A path inside each top-level entry cannot read the large one; the error says what to write.
-    const error = await failure(tool(artifact, 'artifact_json_pluck', { path: 'name' }));
-    expect(error.code).toBe('E_ARTIFACT_TOO_LARGE');
+    const error = await failure(tool(artifact, 'pluck', { path: 'name' }), 'E_ARTIFACT_TOO_LARGE');
     expect(error.message).toContain(
-      "start the path with its key: ['items'][*].name (as artifact_json_get $['items'][*].name does)",
+      `artifact_json op "pluck" reads its path inside each top-level entry; to pluck from the elements of this array, start the path with its key: ['items'][*].name (as op "get" with $['items'][*].name does)`,
     );
-    expect(await tool(artifact, 'artifact_json_pluck', { path: "['items'][*].name" })).toBe(
-      plucked,
-    );
+    expect(await tool(artifact, 'pluck', { path: "['items'][*].name" })).toBe(plucked);
   });
 
   it('descends by the root type: an object key "0", a negative index, a key with a quote', async () => {
     const object = await jsonArtifact({ '0': items(100), "it'ems": items(100) });
-    expect(await tool(object, 'artifact_json_get', { path: "$['0'][3].id" })).toBe(
+    expect(await tool(object, 'get', { path: "$['0'][3].id" })).toBe(
       "$['0'][3]['id'] = 3\n1 match.",
     );
-    expect(await tool(object, 'artifact_json_get', { path: "$['it\\'ems'][4].id" })).toBe(
+    expect(await tool(object, 'get', { path: "$['it\\'ems'][4].id" })).toBe(
       "$['it\\'ems'][4]['id'] = 4\n1 match.",
     );
-    expect(await tool(object, 'artifact_json_keys', { path: '$' })).toContain(
-      '"it\'ems": array (100 elements)',
+    expect(await tool(object, 'keys', { path: '$' })).toContain('"it\'ems": array (100 elements)');
+    const quoted = await failure(
+      tool(object, 'length', { path: '$["it\'ems"]' }),
+      'E_INVALID_TOOL_ARGS',
     );
-    const quoted = await failure(tool(object, 'artifact_json_length', { path: '$["it\'ems"]' }));
-    expect(quoted.code).toBe('E_INVALID_TOOL_ARGS');
     expect(quoted.message).toContain("write a key with a ' as ['it\\'s']");
 
     const arrays = await jsonArtifact(Array.from({ length: 70 }, (_, index) => items(50 + index)));
-    expect(await tool(arrays, 'artifact_json_get', { path: '$[-1][3].id' })).toBe(
-      "$[69][3]['id'] = 3\n1 match.",
-    );
+    expect(await tool(arrays, 'get', { path: '$[-1][3].id' })).toBe("$[69][3]['id'] = 3\n1 match.");
     // Every large entry is remembered, not only the first 64.
-    expect(await tool(arrays, 'artifact_json_length', { path: '$[69]' })).toBe(
-      '$[69]: array (119 elements)',
-    );
-    expect(await tool(arrays, 'artifact_json_keys', { path: '$' })).toBe(
+    expect(await tool(arrays, 'length', { path: '$[69]' })).toBe('$[69]: array (119 elements)');
+    expect(await tool(arrays, 'keys', { path: '$' })).toBe(
       'No object at $[*]: $: array (70 elements).',
     );
   });
@@ -166,8 +140,7 @@ describe('a document with an entry too large to parse', () => {
       ]),
     ] as [SpooledJsonArtifact, string][];
     for (const [artifact, path] of cases) {
-      const error = await failure(artifact.query(path));
-      expect(error.code, path).toBe('E_INVALID_TOOL_ARGS');
+      const error = await failure(artifact.query(path), 'E_INVALID_TOOL_ARGS');
       expect(error.message).toContain(`Invalid JSONPath ${path}: `);
     }
   });
@@ -179,7 +152,7 @@ describe('a document with an entry too large to parse', () => {
     const aborted = artifact.query('$.items[3].id', { signal: controller.signal });
     const other = artifact.query('$.items[4].id');
     controller.abort();
-    expect((await failure(aborted)).code).toBe('E_ABORTED');
+    await failure(aborted, 'E_ABORTED');
     expect(await other).toEqual([{ path: "$['items'][4]['id']", value: 4 }]);
   });
 });

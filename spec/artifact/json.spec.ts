@@ -1,5 +1,6 @@
 import { JSONPath } from 'jsonpath-plus';
 import {
+  baseToolMethods,
   DispatchContext,
   defaultArtifactKinds,
   type JsonMatch,
@@ -12,7 +13,7 @@ import {
 } from 'spoolforge';
 import { forgeArtifactTools } from 'spoolforge/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invokeForged } from '../helpers/forged-tools.js';
+import { invokeOnArtifact } from '../helpers/forged-tools.js';
 
 const opened: SpooledArtifact[] = [];
 afterEach(async () => {
@@ -45,13 +46,12 @@ const modes = [
   { name: 'indexed by byte offset', maxParseBytes: 1024 },
 ];
 
-async function tool(artifact: SpooledJsonArtifact, name: string, input: Record<string, unknown>) {
-  const call = new ToolCall({ id: 'call_json', name: 'list_rows', arguments: {} });
-  call.results = artifact;
-  const context = new DispatchContext({ turnToolCalls: [call] });
-  const limits = { maxResultBytes: 8 * 1024 };
-  return invokeForged(context, name, { callId: 'call_json', ...input }, { limits });
-}
+/** Calls `artifact_json` as a model would: `input` holds `op` and that op's arguments. */
+const artifactJson = (artifact: SpooledJsonArtifact, input: Record<string, unknown>) =>
+  invokeOnArtifact(artifact, 'artifact_json', input, { limits: { maxResultBytes: 8 * 1024 } });
+
+const tool = (artifact: SpooledJsonArtifact, op: string, input: Record<string, unknown>) =>
+  artifactJson(artifact, { op, ...input });
 
 const detectKind = (head: Uint8Array, options?: { complete?: boolean }) =>
   defaultArtifactKinds.sniff(head, options).name;
@@ -146,7 +146,7 @@ describe.each(modes)('SpooledJsonArtifact, $name', ({ maxParseBytes, name }) => 
     expect(field('$[*].status')?.types).toEqual({ number: 3_000 });
     expect(field('$[*].error.detail.retries')?.count).toBe(6);
     expect(field('$[*].tags[*]')).toMatchObject({ count: 4_800, examples: { string: 'a' } });
-    const text = await tool(artifact, 'artifact_json_shape', {});
+    const text = await tool(artifact, 'shape', {});
     expect(text).toContain('$: array (3,000 elements); 3,000 values scanned');
     expect(text).toContain('$[*].user: object 2,000, null 1,000 (in 100% of parents)');
   });
@@ -166,33 +166,34 @@ describe.each(modes)('SpooledJsonArtifact, $name', ({ maxParseBytes, name }) => 
     expect((error as Error).message).toContain(`line ${bad + 1}, column ${column}`);
     const found = await artifact.grep('"id": \\d+ \\d+');
     expect(found.lines.map((line) => line.lineNumber)).toEqual([bad]);
-    await expect(tool(artifact, 'artifact_json_get', { path: '$[*].id' })).rejects.toThrow(
-      `line ${bad + 1}`,
-    );
+    await expect(tool(artifact, 'get', { path: '$[*].id' })).rejects.toThrow(`line ${bad + 1}`);
   });
 
   it('cuts a long result with the exact call that continues it, and the continuation goes on', async () => {
     const artifact = await jsonArtifact(pretty, { maxParseBytes });
-    const first = await tool(artifact, 'artifact_json_get', { path: '$[*].path' });
-    const next = /continue with artifact_json_get (\{.*\})\]/.exec(first)?.[1];
+    const first = await tool(artifact, 'get', { path: '$[*].path' });
+    const next = /continue with artifact_json (\{.*\})\]/.exec(first)?.[1];
     expect(next).toBeDefined();
     const shown = [...first.matchAll(/^\$\[(\d+)\]/gm)].map((match) => Number(match[1]));
     const { startIndex } = JSON.parse(next as string) as { startIndex: number };
     expect(startIndex).toBe((shown.at(-1) as number) + 1);
-    const second = await tool(artifact, 'artifact_json_get', JSON.parse(next as string));
+    expect(next).toBe(
+      `{"callId":"call_json","op":"get","path":"$[*].path","startIndex":${startIndex}}`,
+    );
+    const second = await artifactJson(artifact, JSON.parse(next as string));
     expect(second.startsWith(`$[${startIndex}]['path'] = "/api/items/${startIndex}"`)).toBe(true);
     expect(Buffer.byteLength(first)).toBeLessThanOrEqual(8 * 1024);
   });
 
   it('filter counts every match past what it shows; slice and pluck page through entries', async () => {
     const artifact = await jsonArtifact(pretty, { maxParseBytes });
-    const filtered = await tool(artifact, 'artifact_json_filter', { path: '@.status == 404' });
+    const filtered = await tool(artifact, 'filter', { path: '@.status == 404' });
     const expected = rows.filter((row) => row.status === 404).length;
     expect(filtered).toContain(`${expected} matches in all`);
-    const sliced = await tool(artifact, 'artifact_json_slice', { start: 2_998 });
+    const sliced = await tool(artifact, 'slice', { start: 2_998 });
     expect(sliced).toContain('$[2998] = {"id":2998');
     expect(sliced).toContain('$[2999] = {"id":2999');
-    const plucked = await tool(artifact, 'artifact_json_pluck', {
+    const plucked = await tool(artifact, 'pluck', {
       path: 'user.id',
       startIndex: 2_995,
     });
@@ -202,7 +203,7 @@ describe.each(modes)('SpooledJsonArtifact, $name', ({ maxParseBytes, name }) => 
       "$[2998]['user']['id'] = 20986",
       "$[2999]['user']['id'] = 20993",
     ]);
-    const keys = await tool(artifact, 'artifact_json_keys', {});
+    const keys = await tool(artifact, 'keys', {});
     expect(keys).toContain('"error": object, 6');
   });
 
@@ -221,11 +222,12 @@ describe('big values and object roots', () => {
   it('cuts a value larger than a line and names the slice that continues it', async () => {
     const big = { items: Array.from({ length: 5_000 }, (_, index) => `item-${index}`) };
     const artifact = await jsonArtifact(JSON.stringify(big));
-    const text = await tool(artifact, 'artifact_json_get', { path: '$.items' });
-    const next = /continue with artifact_json_slice (\{.*?\})\]/.exec(text)?.[1];
+    const text = await tool(artifact, 'get', { path: '$.items' });
+    const next = /continue with artifact_json (\{.*?\})\]/.exec(text)?.[1];
     const { start } = JSON.parse(next as string) as { start: number };
+    expect(next).toBe(`{"callId":"call_json","op":"slice","path":"$['items']","start":${start}}`);
     expect(text).toContain(`"item-${start - 1}",…]`);
-    const continued = await tool(artifact, 'artifact_json_slice', JSON.parse(next as string));
+    const continued = await artifactJson(artifact, JSON.parse(next as string));
     expect(continued).toContain(`$['items'][${start}] = "item-${start}"`);
   });
 
@@ -239,7 +241,7 @@ describe('big values and object roots', () => {
       { path: `$['key 7 "q"']['n']`, value: 7 },
     ]);
     expect((await artifact.query('$.*.n', { limit: 10_000 })).length).toBe(500);
-    const keys = await tool(artifact, 'artifact_json_keys', {});
+    const keys = await tool(artifact, 'keys', {});
     expect(keys).toContain('"key 7 \\"q\\"": object (1 keys)');
   });
 });
@@ -252,7 +254,7 @@ describe('JSONL', () => {
     expect(artifact.kind).toBe('jsonl');
     expect(await artifact.length()).toBe(rows.length);
     expect(await artifact.query('$[2].id')).toEqual([{ path: "$[2]['id']", value: 1 }]);
-    const type = await tool(artifact, 'artifact_json_type', {});
+    const type = await tool(artifact, 'type', {});
     expect(type).toBe(`$: JSONL, 3,000 records on 3,001 lines (record $[i] is line i+1)`);
   });
 
@@ -265,7 +267,7 @@ describe('JSONL', () => {
 });
 
 describe('forging', () => {
-  it('offers the base tools and artifact_json_* for JSON artifacts only', async () => {
+  it('offers the base tools and artifact_json for JSON artifacts only', async () => {
     const json = await jsonArtifact(pretty);
     const text = await spool('plain text\n'.repeat(500));
     opened.push(text);
@@ -277,15 +279,12 @@ describe('forging', () => {
     const forged = forgeArtifactTools(defaultArtifactKinds, context);
     const names = forged.list().map((entry) => entry.name);
     expect(names).toEqual(
-      expect.arrayContaining([
-        'artifact_head',
-        'artifact_grep',
-        'artifact_json_shape',
-        'artifact_json_get',
-      ]),
+      expect.arrayContaining([...baseToolMethods.map((method) => method.name), 'artifact_json']),
     );
-    const get = forged.get('artifact_json_get');
-    expect(get?.inputSchema.safeParse({ callId: 'call_a', path: '$' }).success).toBe(true);
-    expect(get?.inputSchema.safeParse({ callId: 'call_b', path: '$' }).success).toBe(false);
+    expect(names.filter((name) => name.startsWith('artifact_json'))).toEqual(['artifact_json']);
+    const jsonTool = forged.get('artifact_json');
+    const input = { op: 'get', path: '$' };
+    expect(jsonTool?.inputSchema.safeParse({ callId: 'call_a', ...input }).success).toBe(true);
+    expect(jsonTool?.inputSchema.safeParse({ callId: 'call_b', ...input }).success).toBe(false);
   });
 });

@@ -141,38 +141,39 @@ describe('a minified JSON response: one line of 20 to 50 MB', () => {
     expect(textOf(outcome)).toMatch(
       /^Output of fetch_catalog \(call_big\) was spooled, not inlined: json, 1[89]\.\d MiB/,
     );
-    const ask = async (name: string, args: Record<string, unknown>) => {
-      const answer = await query(session, name, { callId: 'call_big', ...args });
+    const ask = async (op: string, args: Record<string, unknown>) => {
+      const answer = await query(session, 'artifact_json', { callId: 'call_big', op, ...args });
       expect(answer.isError, answer.text).toBe(false);
       expect(Buffer.byteLength(answer.text)).toBeLessThanOrEqual(50 * 1024);
       return answer.text;
     };
-    expect(await ask('artifact_json_length', { path: '$' })).toBe('$: object (1 key)');
-    expect(await ask('artifact_json_length', { path: '$.items' })).toBe(
+    expect(await ask('length', { path: '$' })).toBe('$: object (1 key)');
+    expect(await ask('length', { path: '$.items' })).toBe(
       `$['items']: array (${records.toLocaleString('en-US')} elements)`,
     );
-    expect(await ask('artifact_json_type', { path: 'items' })).toMatch(/^\$\['items'\]: array/);
-    const filtered = await ask('artifact_json_filter', {
+    expect(await ask('type', { path: 'items' })).toMatch(/^\$\['items'\]: array/);
+    const filtered = await ask('filter', {
       path: '$.items[?(@.sku == "NEEDLE-42")]',
     });
     expect(filtered).toContain(`$['items'][${needle}]`);
     expect(filtered).toContain('"sku":"NEEDLE-42"');
-    expect(await ask('artifact_json_get', { path: `$.items[${needle}].sku` })).toContain(
+    expect(await ask('get', { path: `$.items[${needle}].sku` })).toContain(
       `$['items'][${needle}]['sku'] = "NEEDLE-42"`,
     );
-    const slice = await ask('artifact_json_slice', { path: '$.items', start: 5, end: 7 });
+    const slice = await ask('slice', { path: '$.items', start: 5, end: 7 });
     expect(slice.split('\n').slice(0, 3)).toEqual([
       `$['items']: array (${records.toLocaleString('en-US')} elements)`,
       expect.stringMatching(/^\$\['items'\]\[5\] = \{"id":5,"sku":"SKU-5",/),
       expect.stringMatching(/^\$\['items'\]\[6\] = \{"id":6,/),
     ]);
-    const keys = await ask('artifact_json_keys', { path: '$.items' });
+    const keys = await ask('keys', { path: '$.items' });
     expect(keys).toMatch(/^\$\['items'\]\[\*\]: [\d,]+ objects, 5 distinct keys/);
-    const shape = await ask('artifact_json_shape', { path: '$.items' });
+    const shape = await ask('shape', { path: '$.items' });
     expect(shape).toContain("$['items'][*].sku");
     // The too-large entry itself is never parsed whole.
-    const whole = await query(session, 'artifact_json_get', {
+    const whole = await query(session, 'artifact_json', {
       callId: 'call_big',
+      op: 'get',
       path: '$.items',
     });
     expect(whole.isError).toBe(true);

@@ -285,21 +285,27 @@ describe('ToolSession and kinds', () => {
     expect(json?.call.results).toBeInstanceOf(SpooledJsonArtifact);
     expect(text(json ?? { content: [] })).toMatch(/spooled, not inlined: json,/);
     expect(text(jsonl ?? { content: [] })).toMatch(/spooled, not inlined: jsonl,/);
-    expect(text(json ?? { content: [] })).toContain('artifact_json_shape');
+    expect(text(json ?? { content: [] })).toContain('artifact_json');
     const dispatch = session.dispatch();
     const [filtered] = await session.run(
       [
         {
           id: 'call_f',
-          name: 'artifact_json_filter',
-          arguments: { callId: 'call_l', path: '@.status == 500' },
+          name: 'artifact_json',
+          arguments: { callId: 'call_l', op: 'filter', path: '@.status == 500' },
         },
       ],
       dispatch,
     );
     expect(text(filtered ?? { content: [] })).toContain('50 matches in all');
     const [bad] = await session.run(
-      [{ id: 'call_g', name: 'artifact_json_get', arguments: { callId: 'call_l', path: '$[' } }],
+      [
+        {
+          id: 'call_g',
+          name: 'artifact_json',
+          arguments: { callId: 'call_l', op: 'get', path: '$[' },
+        },
+      ],
       dispatch,
     );
     expect(bad?.isError).toBe(true);

@@ -1,4 +1,10 @@
-import { type DispatchContext, defaultArtifactKinds, type ForgeOptions } from 'spoolforge';
+import {
+  DispatchContext,
+  defaultArtifactKinds,
+  type ForgeOptions,
+  type SpooledArtifact,
+  ToolCall,
+} from 'spoolforge';
 import { forgeArtifactTools } from 'spoolforge/engine';
 
 /**
@@ -20,4 +26,20 @@ export async function invokeForged(
       dispatch: context,
     }),
   );
+}
+
+/**
+ * Runs forged tool `name` on `artifact`, spooled as the output of call `call_json` of the turn
+ * (`input` gets that `callId` unless it names another).
+ */
+export function invokeOnArtifact(
+  artifact: SpooledArtifact,
+  name: string,
+  input: Record<string, unknown>,
+  options: ForgeOptions = {},
+): Promise<string> {
+  const call = new ToolCall({ id: 'call_json', name: 'list_rows', arguments: {} });
+  call.results = artifact;
+  const context = new DispatchContext({ turnToolCalls: [call] });
+  return invokeForged(context, name, { callId: 'call_json', ...input }, options);
 }

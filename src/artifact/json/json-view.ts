@@ -1,12 +1,12 @@
 import { formatBytes } from '../../shared/format-bytes.js';
-import { continueWith } from '../forge/model-lines.js';
+import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
 import {
   type JsonDocument,
   type JsonEntry,
   jsonType,
   type LargeJsonEntry,
 } from './json-document.js';
-import { count } from './json-tool-support.js';
+import { continueJson, count } from './json-tool-support.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -34,14 +34,14 @@ export function describeJson(value: unknown): string {
  *
  * @example
  * ```ts
- * renderJsonValue("$[3]['tags']", tags, { callId: 'call_1', maxChars: 2_000 });
- * // "$[3]['tags'] = [\"a\",\"b\",…] [cut: array (900 elements), showing 0–120; continue with artifact_json_slice {…}]"
+ * renderJsonValue("$[3]['tags']", tags, { context: methodContext, maxChars: 2_000 });
+ * // "$[3]['tags'] = [\"a\",\"b\",…] [cut: array (900 elements), showing the first 120; continue with artifact_json {\"callId\":\"call_1\",\"op\":\"slice\",…}]"
  * ```
  */
 export function renderJsonValue(
   path: string,
   value: unknown,
-  options: { callId: string; maxChars: number },
+  options: { context: ToolMethodContext; maxChars: number },
 ): string {
   const json = JSON.stringify(value) ?? 'null';
   if (json.length <= options.maxChars) return `${path} = ${json}`;
@@ -65,7 +65,7 @@ export function renderJsonValue(
   const shown = shownChildren.length;
   const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
   const prefix = `${open}${shownChildren.join(',')}${shown ? ',' : ''}…${close}`;
-  const next = continueWith('artifact_json_slice', { callId: options.callId, path, start: shown });
+  const next = continueJson(options.context, 'slice', { path, start: shown });
   return `${path} = ${prefix} [cut: ${describeJson(value)}, showing the first ${shown}; continue with ${next}]`;
 }
 

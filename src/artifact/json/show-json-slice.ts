@@ -1,9 +1,8 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { continueWith } from '../forge/model-lines.js';
 import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
 import { entryPath, type JsonDocument, type JsonEntry, jsonType } from './json-document.js';
 import { queryJson } from './json-path-query.js';
-import { jsonText } from './json-tool-support.js';
+import { continueJson, jsonText } from './json-tool-support.js';
 import { describeJson, describeLarge, describeRoot, renderJsonValue } from './json-view.js';
 import { resolveJsonPath } from './resolve-json-path.js';
 
@@ -64,7 +63,7 @@ export async function showSlice(
     const childPath = base + entryPath(entry).slice(1);
     const line = entry.large
       ? `${childPath}: ${await describeLarge(target.document, entry)}, too large to show; query inside it (${childPath}${entry.large.type === 'array' ? '[0]' : '.*'}) or slice it`
-      : renderJsonValue(childPath, entry.value, { callId: context.callId, maxChars });
+      : renderJsonValue(childPath, entry.value, { context, maxChars });
     if (!text.addText(line)) {
       next = entry.index;
       break;
@@ -73,7 +72,7 @@ export async function showSlice(
   }
   if (next !== undefined) {
     text.note(
-      `[cut: continue with ${continueWith('artifact_json_slice', { callId: context.callId, path: base, start: next, end })}]`,
+      `[cut: continue with ${continueJson(context, 'slice', { path: base, start: next, end })}]`,
     );
   } else if (shown === 0)
     text.note(`Nothing in [${start}, ${end ?? total}): there are ${total} entries.`);

@@ -1,5 +1,5 @@
 import { baseToolMethods } from '../forge/base-tool-methods.js';
-import { jsonToolMethods } from '../json/json-tool-methods.js';
+import { artifactJson } from '../json/artifact-json.js';
 import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
 import { artifactMd } from '../markdown/artifact-md.js';
 import { SpooledMarkdownArtifact } from '../markdown/spooled-markdown-artifact.js';
@@ -9,7 +9,7 @@ import { ArtifactKinds } from './artifact-kinds.js';
 import { builtInSniffers } from './built-in-sniffers.js';
 import { jsonlMediaTypes, jsonMediaTypes } from './media-types.js';
 
-const jsonQueries = [...baseToolMethods, ...jsonToolMethods];
+const jsonQueries = [...baseToolMethods, artifactJson];
 
 /** The built-in kinds but for their sniffers, which `builtInSniffers` holds in their order. */
 const definitions: Record<BuiltInKindName, Omit<ArtifactKind, 'name' | 'sniff'>> = {

@@ -1,15 +1,18 @@
-import { z } from 'zod';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import type { ToolMethodContext, ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import type { ToolOperation } from '../forge/op-tool-method.js';
+import type { ToolMethodContext } from '../forge/tool-method-descriptor.js';
 import { jsonType } from './json-document.js';
 import { queryJson } from './json-path-query.js';
 import { formatShapeField } from './json-shape.js';
 import {
+  artifactJsonName,
   count,
-  jsonArgs,
+  type JsonOp,
+  type JsonToolArgs,
   jsonScanTimeout,
   jsonText,
   modelScan,
+  noMatch,
   scanNote,
 } from './json-tool-support.js';
 import { describeJson, describeLarge, describeRoot } from './json-view.js';
@@ -17,13 +20,15 @@ import { resolveJsonPath } from './resolve-json-path.js';
 import { showSlice } from './show-json-slice.js';
 import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
 
+type JsonOperation = ToolOperation<SpooledJsonArtifact, JsonToolArgs>;
+
 const isRoot = (path: string | null | undefined) => path == null || path.trim() === '$';
 
 /** One line per value a path matches, by `describe`; the root is described without a parse. */
 async function describeMatches(
-  toolName: string,
+  op: JsonOp,
   artifact: SpooledJsonArtifact,
-  args: { path?: string | null | undefined; startIndex?: number | null | undefined },
+  args: JsonToolArgs,
   context: ToolMethodContext,
   describe: (value: unknown) => string,
 ): Promise<string> {
@@ -46,31 +51,21 @@ async function describeMatches(
       if (text.addText(`${path}: ${await describeLarge(holder, entry)}`)) shown++;
     },
   });
-  const note = scanNote(toolName, args, result, context);
+  const note = scanNote(op, args, result, context);
   if (note) text.note(note);
-  else if (shown === 0)
-    text.note(`No match for ${args.path}. artifact_json_shape shows the paths that exist.`);
+  else if (shown === 0) text.note(noMatch(args.path));
   return text.toString();
 }
 
-const pathArgs = { path: jsonArgs.path, startIndex: jsonArgs.startIndex };
-
-const type: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
-  name: 'artifact_json_type',
-  description:
-    'The JSON type (and size) of the values at a JSONPath of a spooled JSON/JSONL output.',
-  args: pathArgs,
-  run: (artifact, args, context) =>
-    describeMatches('artifact_json_type', artifact, args, context, describeJson),
+const type: JsonOperation = {
+  args: ['path', 'startIndex'],
+  run: (artifact, args, context) => describeMatches('type', artifact, args, context, describeJson),
 };
 
-const length: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
-  name: 'artifact_json_length',
-  description:
-    'How many elements, keys or characters the values at a JSONPath have (default $: the top level).',
-  args: pathArgs,
+const length: JsonOperation = {
+  args: ['path', 'startIndex'],
   run: (artifact, args, context) =>
-    describeMatches('artifact_json_length', artifact, args, context, (value) => {
+    describeMatches('length', artifact, args, context, (value) => {
       const kind = jsonType(value);
       if (kind === 'array') return count((value as unknown[]).length, 'element');
       if (kind === 'object') return count(Object.keys(value as object).length, 'key');
@@ -79,11 +74,8 @@ const length: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
     }),
 };
 
-const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
-  name: 'artifact_json_keys',
-  description:
-    'The keys of the object at a JSONPath with their value types; over many objects (e.g. every element of the top-level array) the union of their keys with how many objects have each.',
-  args: pathArgs,
+const keys: JsonOperation = {
+  args: ['path', 'startIndex'],
   run: async (artifact, args, context) => {
     const document = await artifact.document({ signal: context.signal });
     const target = await resolveJsonPath(document, args.path ?? '$');
@@ -126,7 +118,7 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
       }
     }
     if (objectCount === 0)
-      return `No object at ${path}: ${atRoot ? describeRoot(target.document, target.prefix) : 'see artifact_json_type'}.`;
+      return `No object at ${path}: ${atRoot ? describeRoot(target.document, target.prefix) : `see ${artifactJsonName} op "type"`}.`;
     const { text } = jsonText(context);
     text.addText(
       objectCount === 1
@@ -144,33 +136,14 @@ const keys: ToolMethodDescriptor<SpooledJsonArtifact, typeof pathArgs> = {
       text.note(
         `[${count(largeObjects.length, 'object')} too large to parse not counted; ask for their keys one by one: ${largeObjects.slice(0, 3).join(', ')}${largeObjects.length > 3 ? ', …' : ''}]`,
       );
-    const note = scanNote('artifact_json_keys', args, result, context);
+    const note = scanNote('keys', args, result, context);
     if (note) text.note(note);
     return text.toString();
   },
 };
 
-const sliceArgs = {
-  path: jsonArgs.path,
-  start: z
-    .number()
-    .int()
-    .min(0)
-    .nullish()
-    .describe('First entry, 0-based as in JSONPath (default 0).'),
-  end: z
-    .number()
-    .int()
-    .min(0)
-    .nullish()
-    .describe('Stop before this entry, like $[start:end] (default: as many as fit).'),
-};
-
-const slice: ToolMethodDescriptor<SpooledJsonArtifact, typeof sliceArgs> = {
-  name: 'artifact_json_slice',
-  description:
-    'Entries start..end-1 (0-based, like $[start:end]) of the top-level array, object or JSONL records, or of the array or object at a path; one `path = compact JSON` line each.',
-  args: sliceArgs,
+const slice: JsonOperation = {
+  args: ['path', 'start', 'end'],
   run: async (artifact, args, context) => {
     const document = await artifact.document({ signal: context.signal });
     if (args.end != null && args.end < (args.start ?? 0)) {
@@ -183,13 +156,8 @@ const slice: ToolMethodDescriptor<SpooledJsonArtifact, typeof sliceArgs> = {
   },
 };
 
-const shapeArgs = { path: jsonArgs.path };
-
-const shape: ToolMethodDescriptor<SpooledJsonArtifact, typeof shapeArgs> = {
-  name: 'artifact_json_shape',
-  description:
-    'An inferred schema of a spooled JSON/JSONL output (or of the values at a path): every field path with its types, how often it occurs and an example. Start here.',
-  args: shapeArgs,
+const shape: JsonOperation = {
+  args: ['path'],
   run: async (artifact, args, context) => {
     const started = performance.now();
     const result = await artifact.shape({
@@ -223,12 +191,12 @@ const shape: ToolMethodDescriptor<SpooledJsonArtifact, typeof shapeArgs> = {
 };
 
 /**
- * The JSON structure tools: `artifact_json_type`, `artifact_json_keys`, `artifact_json_length`,
- * `artifact_json_slice`, `artifact_json_shape`.
+ * The JSON tool's structure operations: `shape` (an inferred schema), `type`, `keys`, `length`
+ * (what is at a path, without showing it) and `slice` (entries by position).
  *
  * @example
  * ```ts
- * jsonStructureToolMethods.map((method) => method.name);
+ * Object.keys(jsonStructureOperations); // ['shape', 'type', 'keys', 'length', 'slice']
  * ```
  */
-export const jsonStructureToolMethods = [type, keys, length, slice, shape] as const;
+export const jsonStructureOperations = { shape, type, keys, length, slice };

@@ -1,0 +1,35 @@
+import { opToolMethod } from '../forge/op-tool-method.js';
+import type { ToolMethodDescriptor } from '../forge/tool-method-descriptor.js';
+import { jsonQueryOperations } from './json-query-operations.js';
+import { jsonStructureOperations } from './json-structure-operations.js';
+import { artifactJsonName, jsonToolArgs } from './json-tool-support.js';
+import type { SpooledJsonArtifact } from './spooled-json-artifact.js';
+
+const { shape, type, keys, length, slice } = jsonStructureOperations;
+const { get, filter, pluck } = jsonQueryOperations;
+
+/**
+ * The query a JSON/JSONL artifact adds to the base ones, as models see it:
+ * `artifact_json {callId, op, path?, start?, end?, startIndex?}`, one tool whose `op` is
+ * `shape`, `type`, `keys`, `length`, `get`, `filter`, `pluck` or `slice`. Results are bounded
+ * and name the `artifact_json` call that continues them.
+ *
+ * @example
+ * ```ts
+ * // A kind of its own for GeoJSON, queried like any JSON output.
+ * const geoJsonKind: ArtifactKind<SpooledJsonArtifact> = {
+ *   name: 'geojson',
+ *   mediaType: 'application/geo+json',
+ *   sniff: (sample) => sample.text.includes('"FeatureCollection"'),
+ *   artifactClass: SpooledJsonArtifact,
+ *   toolMethods: [...baseToolMethods, artifactJson],
+ * };
+ * ```
+ */
+export const artifactJson: ToolMethodDescriptor<SpooledJsonArtifact> = opToolMethod({
+  name: artifactJsonName,
+  description:
+    'Query a spooled JSON/JSONL output (JSONL: $[i] is line i+1); start with op shape: field paths, types, counts.',
+  args: jsonToolArgs,
+  operations: { shape, type, keys, length, get, filter, pluck, slice },
+});
