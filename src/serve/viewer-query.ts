@@ -13,10 +13,10 @@ import { SpoolforgeError, type SpoolforgeErrorCode } from '../shared/spoolforge-
  * ```
  */
 export const viewerOperations = {
-  head: 'artifact_head',
-  tail: 'artifact_tail',
+  head: 'artifact_read',
+  tail: 'artifact_read',
   grep: 'artifact_grep',
-  lines: 'artifact_cat',
+  lines: 'artifact_read',
 } as const;
 
 /**
@@ -140,8 +140,9 @@ export async function runViewerQuery(
 function toolArguments(query: ViewerQuery): Record<string, unknown> {
   switch (query.operation as ViewerOperation) {
     case 'head':
+      return { start: 1, end: formNumber(query.n) ?? 10 };
     case 'tail':
-      return { n: formNumber(query.n) };
+      return { last: formNumber(query.n) ?? 10 };
     case 'lines':
       return { start: formNumber(query.start), end: formNumber(query.end) };
     case 'grep':
@@ -150,8 +151,7 @@ function toolArguments(query: ViewerQuery): Record<string, unknown> {
         ignoreCase: query.ignoreCase,
         fixed: query.fixed,
         invert: query.invert,
-        before: formNumber(query.context),
-        after: formNumber(query.context),
+        context: formNumber(query.context),
       };
   }
 }
