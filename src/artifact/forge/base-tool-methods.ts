@@ -61,7 +61,7 @@ const read: ToolMethodDescriptor<SpooledArtifact, typeof readArgs> = {
   name: readToolName,
   description:
     'Lines START..END of a spooled output (like `sed -n`) or the last N (`tail -n`); with ' +
-    'neither, the first lines. A cut result names the call that continues.',
+    'neither, the first lines.',
   args: readArgs,
   run: async (artifact, { start, end, last }, context) => {
     if (last != null) {
@@ -84,8 +84,8 @@ const read: ToolMethodDescriptor<SpooledArtifact, typeof readArgs> = {
 const grepArgs = {
   pattern: z.string().describe('A JavaScript regex (a literal with fixed).'),
   fixed: z.boolean().nullish().describe('grep -F.'),
-  ignoreCase: z.boolean().nullish().describe('grep -i.'),
-  invert: z.boolean().nullish().describe('grep -v.'),
+  ignoreCase: z.boolean().nullish(),
+  invert: z.boolean().nullish().describe('Non-matching lines.'),
   context: z.number().int().min(0).max(100).nullish().describe('grep -C.'),
   maxCount: z.number().int().min(1).nullish().describe('grep -m.'),
   startLine: z.number().int().min(1).nullish().describe('Search from this line, to continue.'),
@@ -94,8 +94,7 @@ const grepArgs = {
 const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
   name: 'artifact_grep',
   description:
-    '`grep -n` a spooled output: `N:line` matches, `N-line` context, `--` between groups. ' +
-    'A cut result names the call that continues.',
+    '`grep -n` a spooled output: `N:line` matches, `N-line` context, `--` between groups.',
   args: grepArgs,
   run: async (artifact, args, { callId, limits, signal, continuation = continueWith }) => {
     const text = new BoundedText(limits);
