@@ -85,10 +85,10 @@ const grepArgs = {
   pattern: z.string().describe('A JavaScript regex (a literal with fixed).'),
   fixed: z.boolean().nullish().describe('grep -F.'),
   ignoreCase: z.boolean().nullish(),
-  invert: z.boolean().nullish().describe('Non-matching lines.'),
+  invert: z.boolean().nullish().describe('grep -v.'),
   context: z.number().int().min(0).max(100).nullish().describe('grep -C.'),
   maxCount: z.number().int().min(1).nullish().describe('grep -m.'),
-  startLine: z.number().int().min(1).nullish().describe('Search from this line, to continue.'),
+  startLine: z.number().int().min(1).nullish().describe('Search from this line.'),
 };
 
 const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {

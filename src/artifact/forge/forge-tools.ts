@@ -107,7 +107,7 @@ function methodTool(
  * What `callId` is, said once per tool whatever the number of outputs: the handle and
  * `artifact_list` say which output each id is, so a turn with many outputs costs only their ids.
  */
-const callIdDescription = 'A spooled output (artifact_list lists them).';
+const callIdDescription = 'Which spooled output (see artifact_list).';
 
 /**
  * Past this many outputs a `callId` enum, repeated in every tool, would cost more than the tools
@@ -145,7 +145,7 @@ export const listToolName = 'artifact_list';
  * ```
  */
 export const listToolDescription =
-  'Lists the spooled outputs you can query now: call id, tool, name, kind, bytes, lines, tokens.';
+  'Lists the spooled outputs you can query: call id, tool, name, kind, bytes, lines, tokens.';
 
 function listTool(calls: ToolCall[]) {
   return artifactTool({
