@@ -49,9 +49,9 @@ async function showLines(
 }
 
 const readArgs = {
-  start: z.number().int().min(1).nullish().describe('First line, 1-based.'),
-  end: z.number().int().min(1).nullish().describe('Last line, inclusive.'),
-  last: z.number().int().min(1).nullish().describe('Or: the last N lines.'),
+  start: z.number().int().min(1).nullish(),
+  end: z.number().int().min(1).nullish(),
+  last: z.number().int().min(1).nullish(),
 };
 
 /** The name of the tool that reads lines: continuation notes of every kind name it. */
@@ -60,8 +60,8 @@ export const readToolName = 'artifact_read';
 const read: ToolMethodDescriptor<SpooledArtifact, typeof readArgs> = {
   name: readToolName,
   description:
-    'Lines START..END of a spooled output (like `sed -n`) or the last N (`tail -n`); with ' +
-    'neither, the first lines.',
+    'Lines START..END (1-based, inclusive, like `sed -n`) of a spooled output, or the last ' +
+    'N; else the first lines.',
   args: readArgs,
   run: async (artifact, { start, end, last }, context) => {
     if (last != null) {
@@ -82,12 +82,12 @@ const read: ToolMethodDescriptor<SpooledArtifact, typeof readArgs> = {
 };
 
 const grepArgs = {
-  pattern: z.string().describe('A JavaScript regex (a literal with fixed).'),
+  pattern: z.string().describe('JavaScript regex.'),
   fixed: z.boolean().nullish().describe('grep -F.'),
   ignoreCase: z.boolean().nullish(),
-  invert: z.boolean().nullish().describe('grep -v.'),
+  invert: z.boolean().nullish(),
   context: z.number().int().min(0).max(100).nullish().describe('grep -C.'),
-  maxCount: z.number().int().min(1).nullish().describe('grep -m.'),
+  maxCount: z.number().int().min(1).nullish(),
   startLine: z.number().int().min(1).nullish().describe('Search from this line.'),
 };
 

@@ -104,8 +104,8 @@ function methodTool(
 }
 
 /**
- * What `callId` is, said once per tool whatever the number of outputs: the handle and
- * `artifact_list` say which output each id is, so a turn with many outputs costs only their ids.
+ * What a string `callId` is: the handle and `artifact_list` say which output each id is, so a
+ * turn with many outputs costs only their ids.
  */
 const callIdDescription = 'Which spooled output (see artifact_list).';
 
@@ -119,11 +119,12 @@ function callIdSchema(ids: [string, ...string[]]) {
   const error = () =>
     `callId must be one of ${ids.map((id) => `"${id}"`).join(', ')}: the calls whose outputs ` +
     'were spooled (an artifact_* call cannot be queried itself)';
-  const schema =
-    ids.length <= maxEnumIds
-      ? z.enum(ids, { error })
-      : z.string().refine((id) => ids.includes(id), { error });
-  return schema.describe(callIdDescription);
+  // An enum says its values; the handle and artifact_list say what each is.
+  if (ids.length <= maxEnumIds) return z.enum(ids, { error });
+  return z
+    .string()
+    .refine((id) => ids.includes(id), { error })
+    .describe(callIdDescription);
 }
 
 /**
@@ -145,7 +146,7 @@ export const listToolName = 'artifact_list';
  * ```
  */
 export const listToolDescription =
-  'Lists the spooled outputs you can query: call id, tool, name, kind, bytes, lines, tokens.';
+  'Lists the spooled outputs: call id, tool, name, kind, bytes, lines, tokens.';
 
 function listTool(calls: ToolCall[]) {
   return artifactTool({
