@@ -167,7 +167,9 @@ describe('the forged tool surface, in o200k tokens per request', () => {
       const handle = await renderHandle(call, artifact);
       expect(countTokens(handle)).toBeLessThanOrEqual(300);
       const names = defaultArtifactKinds.toolMethodsOf(artifact).map((method) => method.name);
-      expect(names.slice(0, 2)).toEqual(['artifact_read', 'artifact_grep']);
+      // The base tools, then the one tool of the kind (named by the kind's own tool methods).
+      const own = { text: [], json: ['artifact_json'], markdown: ['artifact_md'] }[kind];
+      expect(names).toEqual(['artifact_read', 'artifact_grep', ...own]);
       expect(handle).toContain(`Query it with ${names.join(', ')} (callId "${call.id}")`);
       expect(handle).toContain('artifact_list shows');
     },
