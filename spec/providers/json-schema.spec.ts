@@ -42,4 +42,20 @@ describe('JSON Schema for providers', () => {
     });
     expect(JSON.stringify(strict)).not.toContain('"not":{}');
   });
+
+  it('writes a nullable scalar as a type list only where null still passes every keyword', () => {
+    const plain = toJsonSchema(
+      z.object({
+        line: z.number().int().min(1).max(9).nullish(),
+        mode: z.enum(['a', 'b']).nullish(),
+        word: z.string().regex(/^x/).nullish(),
+      }),
+    ) as { properties: Record<string, unknown> };
+    expect(plain.properties.line).toEqual({ type: ['integer', 'null'], minimum: 1, maximum: 9 });
+    // An enum would refuse null if merged; keywords not listed as type-only (pattern) stay as is.
+    expect(plain.properties.mode).toEqual({
+      anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }],
+    });
+    expect(plain.properties.word).toMatchObject({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+  });
 });
