@@ -2,6 +2,8 @@ import {
   DispatchContext,
   defaultArtifactKinds,
   type SpooledArtifact,
+  type SpooledJsonArtifact,
+  type SpooledJsonArtifactOptions,
   spool,
   ToolCall,
 } from 'spoolforge';
@@ -144,6 +146,36 @@ describe('forgeArtifactTools', () => {
     expect(await invoke(context, 'artifact_list', {})).toBe(
       `call_1 tool=produce_log kind=text bytes=${bytes} (${(bytes / 1024).toFixed(1)} KiB) lines=5000 tokens=${tokens} (o200k)`,
     );
+  });
+
+  it('sends a model from a JSON error to the text tools it is offered, by their names', async () => {
+    const offered = forgeArtifactTools(
+      defaultArtifactKinds,
+      new DispatchContext({ turnToolCalls: [await spooledCall('call_1', log)] }),
+    )
+      .list()
+      .map((tool) => tool.name);
+    const invalid = await spool('{"a": 1 1}', { kind: 'json' });
+    const items = { items: Array.from({ length: 200 }, (_, index) => ({ name: `n${index}` })) };
+    const small: SpooledJsonArtifactOptions = { maxParseBytes: 1024 };
+    const large = await spool(JSON.stringify(items), { kind: 'json', ...small });
+    opened.push(invalid, large);
+    // A filter needs each entry whole, and the one entry is past maxParseBytes.
+    const messages = await Promise.all(
+      [invalid, large].map((artifact) =>
+        (artifact as SpooledJsonArtifact)
+          .query('$[?(@.total > 1)]')
+          .then(() => 'no error')
+          .catch((error: Error) => error.message),
+      ),
+    );
+    expect(messages[0]).toMatch(/^Invalid JSON at line 1, column 9: .*\. The text tools \(/);
+    expect(messages[1]).toMatch(/is larger than maxParseBytes .*read its text with /);
+    for (const message of messages) {
+      const named = String(message).match(/\bartifact_\w+/g) ?? [];
+      expect(named.length).toBeGreaterThan(0);
+      for (const name of named) expect(offered, message).toContain(name);
+    }
   });
 
   it('past eight outputs, callId is a string checked on call, not an enum repeated in each tool', async () => {
