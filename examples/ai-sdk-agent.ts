@@ -101,7 +101,7 @@ try {
   assert.ok((await fetched.results.byteLength()) > logBytes);
   if (scripted) {
     const called = steps.flatMap((step) => step.toolCalls.map((call) => call.toolName));
-    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_read']);
     assert.ok(text.includes(failure), 'the answer does not quote the failing line');
   }
 } finally {

@@ -125,7 +125,7 @@ try {
   assert.ok(totalInlined > 10 * totalCarried, 'the log was not kept out of the context');
   if (scripted) {
     const called = agent.session.toolCalls.map((call) => call.name);
-    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_read']);
     assert.match(answer, /request_id=req-073421 POST \/api\/pay 502 payments-gateway timed out/);
   }
 } finally {

@@ -110,7 +110,7 @@ try {
   assert.ok((await fetched.results.byteLength()) >= size);
   if (scripted) {
     const called = agent.session.toolCalls.map((call) => call.name);
-    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_cat']);
+    assert.deepEqual(called, ['fetch_service_log', 'artifact_grep', 'artifact_read']);
     assert.ok(answer.includes(rareLiteral), 'the answer does not quote the rare line');
   }
   console.log(`\npeak RSS ${formatBytes(process.resourceUsage().maxRSS * 1024)}`);

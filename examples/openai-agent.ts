@@ -177,7 +177,7 @@ try {
   assert.ok(build?.results instanceof SpooledArtifact, 'the build log was not spooled');
   if (scripted) {
     const called = agent.session.toolCalls.map((call) => call.name);
-    assert.deepEqual(called, ['run_build', 'artifact_grep', 'artifact_cat']);
+    assert.deepEqual(called, ['run_build', 'artifact_grep', 'artifact_read']);
     assert.ok(answer.includes(failure), 'the answer does not quote the compiler error');
   }
 } finally {

@@ -4,7 +4,7 @@ import { callIdsOf, type ScriptedReply, type ScriptedTurn } from './scripted-mod
 
 /**
  * Turn 1 calls `firstTool`; then `artifact_grep` for `pattern` on the spooled call; then
- * `artifact_cat` around the first match; then answers with what it found.
+ * `artifact_read` around the first match; then answers with what it found.
  */
 export function investigateLog(options: {
   firstTool: string;
@@ -31,7 +31,7 @@ export function investigateLog(options: {
       return {
         toolCalls: [
           {
-            name: 'artifact_cat',
+            name: 'artifact_read',
             arguments: { callId, start: Math.max(1, line - 2), end: line + 2 },
           },
         ],

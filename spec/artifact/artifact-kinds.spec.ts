@@ -139,7 +139,7 @@ describe('a custom kind registered once', () => {
     );
     expect(orders?.call.results).toBeInstanceOf(CsvArtifact);
     expect(textOf(orders)).toContain('was spooled, not inlined: csv, ');
-    expect(textOf(orders)).toContain('artifact_estimate_tokens, artifact_csv_columns (callId');
+    expect(textOf(orders)).toContain('artifact_grep, artifact_csv_columns (callId');
     expect(logged?.call.results?.constructor).toBe(SpooledArtifact);
     expect(textOf(logged)).not.toContain('artifact_csv_columns');
 
@@ -151,13 +151,13 @@ describe('a custom kind registered once', () => {
         }
       ).properties.callId.enum;
     expect(enumOf('artifact_csv_columns')).toEqual(['call_csv']);
-    expect(enumOf('artifact_head')).toEqual(['call_csv', 'call_log']);
+    expect(enumOf('artifact_read')).toEqual(['call_csv', 'call_log']);
     expect(
       dispatch.tools
         .list()
         .map((tool) => tool.name)
         .slice(-3),
-    ).toEqual(['artifact_estimate_tokens', 'artifact_csv_columns', 'artifact_list']);
+    ).toEqual(['artifact_grep', 'artifact_csv_columns', 'artifact_list']);
     const [columns, refused] = await session.run(
       [
         { id: 'q1', name: 'artifact_csv_columns', arguments: { callId: 'call_csv' } },
@@ -226,13 +226,13 @@ describe('ArtifactKinds', () => {
     expect(SpoolforgeError.isInstance(duplicate) && duplicate.code).toBe('E_INVALID_ARGUMENT');
     const impostor = {
       ...csvColumns,
-      name: 'artifact_head',
+      name: 'artifact_read',
     } as ToolMethodDescriptor<SpooledArtifact>;
     const clash = thrown(() =>
       defaultArtifactKinds.with({ ...csvKind, toolMethods: [impostor] } as ArtifactKind),
     );
     expect(SpoolforgeError.isInstance(clash) && clash.code).toBe('E_INVALID_ARGUMENT');
-    expect((clash as Error).message).toContain("'artifact_head'");
+    expect((clash as Error).message).toContain("'artifact_read'");
   });
 
   it('forges nothing for a turn without spooled outputs', () => {

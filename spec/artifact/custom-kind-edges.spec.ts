@@ -59,7 +59,7 @@ describe('a kind whose class another kind uses too', () => {
       ],
       session.dispatch(),
     );
-    expect(textOf(logged)).toContain('artifact_estimate_tokens, artifact_log_levels (callId');
+    expect(textOf(logged)).toContain('artifact_grep, artifact_log_levels (callId');
     expect(textOf(text)).not.toContain('artifact_log_levels');
     const dispatch = session.dispatch();
     const levels = dispatch.tools.get('artifact_log_levels');

@@ -63,7 +63,7 @@ describe('user and assistant messages are bounded like tool outputs', () => {
     // The placeholder names the call that reads on, and the cache tools read the whole paste.
     const shown = user.content.split('\n');
     const note = /read on with tool_output_cache (\{.*\})\]$/.exec(shown.at(-1) ?? '');
-    expect(JSON.parse(note?.[1] ?? '{}')).toEqual({ ref: user.ref, offset: shown.length });
+    expect(JSON.parse(note?.[1] ?? '{}')).toEqual({ ref: user.ref, start: shown.length });
     await using session = new ToolSession({ tools: toolOutputCacheTools(log) });
     const dispatch = session.dispatch();
     dispatch.ack();
@@ -72,7 +72,7 @@ describe('user and assistant messages are bounded like tool outputs', () => {
         {
           id: 'a',
           name: 'tool_output_cache',
-          arguments: { ...JSON.parse(note?.[1] ?? '{}'), limit: 1 },
+          arguments: { ...JSON.parse(note?.[1] ?? '{}'), end: shown.length },
         },
         {
           id: 'b',

@@ -59,14 +59,14 @@ describe('projectContext', () => {
     // The note reads the stored output on from the first line not shown.
     const lastShown = Number(/\nline (\d+) x+\n\[tool output cut/.exec(shown)?.[1]);
     expect(shown).toContain(
-      `lines 1–${lastShown + 1} shown; read on with tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw","offset":${lastShown + 2}}]`,
+      `lines 1–${lastShown + 1} shown; read on with tool_output_cache {"ref":"q3Vx0cTQ9m1Fh2kYd8a7Lw","start":${lastShown + 2}}]`,
     );
     // Without a store, the text is the output: the note continues from the next line.
     const unstored = turn(3, numberedLines(2_000));
     const cut = (await projectContext(unstored, { contextBudgetTokens: 100_000 })).messages[2];
     const next = Number(/\nline (\d+) x+\n\[tool output cut/.exec(cut?.content ?? '')?.[1]) + 1;
     expect(cut?.content).toMatch(
-      new RegExp(`read on with tool_output_cache \\{"ref":"call_3","offset":${next}\\}\\]$`),
+      new RegExp(`read on with tool_output_cache \\{"ref":"call_3","start":${next}\\}\\]$`),
     );
     expect(cut?.content.endsWith('\n')).toBe(false);
     // A first line too long for the message says so rather than "lines 1–0".
@@ -77,7 +77,7 @@ describe('projectContext', () => {
     });
     expect(narrow.messages[2]?.content).toBe(
       '[tool output cut at 1.0 KiB of 2.9 KiB (2 lines): its first line is longer than that; ' +
-        'read on with tool_output_cache {"ref":"call_4","offset":1}]',
+        'read on with tool_output_cache {"ref":"call_4","start":1}]',
     );
     await expect(
       projectContext(wide, { contextBudgetTokens: 1, maxResultBytes: 100 }),
@@ -211,17 +211,17 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     dispatch.ack();
     const [page, grep, inline, unknown, bad, byCallId] = await session.run(
       [
-        { id: 'a', name: 'tool_output_cache', arguments: { ref, offset: 999, limit: 3 } },
+        { id: 'a', name: 'tool_output_cache', arguments: { ref, start: 999, end: 1001 } },
         {
           id: 'b',
           name: 'tool_output_cache_grep',
-          arguments: { ref, pattern: 'ERROR', before: 1 },
+          arguments: { ref, pattern: 'ERROR', context: 1 },
         },
-        { id: 'c', name: 'tool_output_cache', arguments: { ref: 'call_2', offset: 2, limit: 1 } },
+        { id: 'c', name: 'tool_output_cache', arguments: { ref: 'call_2', start: 2, end: 2 } },
         { id: 'd', name: 'tool_output_cache', arguments: { ref: 'call_9' } },
-        { id: 'e', name: 'tool_output_cache', arguments: { ref, offset: 0 } },
+        { id: 'e', name: 'tool_output_cache', arguments: { ref, start: 0 } },
         // A call id whose output is stored reads the stored output, not the handle.
-        { id: 'f', name: 'tool_output_cache', arguments: { ref: 'call_1', offset: 10_001 } },
+        { id: 'f', name: 'tool_output_cache', arguments: { ref: 'call_1', last: 1 } },
       ],
       dispatch,
     );
@@ -246,7 +246,7 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     });
     // A long answer is shown inline, bounded, like an artifact tool's: never spooled again.
     const [long] = await session.run(
-      [{ id: 'g', name: 'tool_output_cache', arguments: { ref, offset: 1, limit: 1_000 } }],
+      [{ id: 'g', name: 'tool_output_cache', arguments: { ref, start: 1, end: 1_000 } }],
       dispatch,
     );
     expect(long?.ref).toBeUndefined();
@@ -260,7 +260,7 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     expect(Buffer.byteLength(longText)).toBeLessThanOrEqual(50 * 1024);
     expect(longText).toMatch(
       new RegExp(
-        `Continue with tool_output_cache \\{"ref":"[\\w-]+","offset":${shownTo + 1},"limit":${1_000 - shownTo}\\}\\]\\n$`,
+        `Continue with tool_output_cache \\{"ref":"[\\w-]+","start":${shownTo + 1},"end":1000\\}\\]\\n$`,
       ),
     );
     await resumed.close();
@@ -276,7 +276,7 @@ describe('a ToolSession with a store, a ConversationLog and the cache tools', ()
     const shown = (messages[2]?.content ?? '').split('\n');
     const lastShown = shown.at(-2) ?? '';
     const note = /read on with (tool_output_cache) (\{.*\})\]$/.exec(shown.at(-1) ?? '');
-    expect(note?.[2]).toBe(JSON.stringify({ ref, offset: shown.length }));
+    expect(note?.[2]).toBe(JSON.stringify({ ref, start: shown.length }));
     await using session = new ToolSession({ tools: toolOutputCacheTools(log) });
     const dispatch = session.dispatch();
     dispatch.ack();

@@ -93,11 +93,17 @@ describe('handles recorded before a restart', () => {
       dispatch,
     );
     expect(answers.map((answer) => answer.isError ?? false)).toEqual([false, false]);
-    expect(textOf(answers[0])).toMatch(/^lines 1–200 of 5001:\n1:build line 1 x+\n/);
+    // No range: the first lines up to the bounds, and the call that reads on.
+    const first = Number(
+      /^lines 1–(\d+) of 5001:\n1:build line 1 x+\n/.exec(textOf(answers[0]))?.[1],
+    );
+    expect(textOf(answers[0])).toContain(
+      `Continue with tool_output_cache {"ref":"${ref}","start":${first + 1},"end":5001}]`,
+    );
     expect(textOf(answers[1])).toContain('5001:ERROR linker failed');
     // The old call id still reads the stored output too.
     const [byCallId] = await session.run(
-      [{ id: 'c', name: 'tool_output_cache', arguments: { ref: 'call_1', offset: 5_001 } }],
+      [{ id: 'c', name: 'tool_output_cache', arguments: { ref: 'call_1', start: 5_001 } }],
       dispatch,
     );
     expect(textOf(byCallId)).toBe('lines 5001–5001 of 5001:\n5001:ERROR linker failed\n');

@@ -33,12 +33,12 @@ describe('outputs over the inline threshold with fewer lines than the preview', 
       expectFewLineHandle(textOf(outcome), call.kind, call.lines);
     }
     for (const call of calls) {
-      const whole = await query(session, 'artifact_cat', { callId: call.id });
+      const whole = await query(session, 'artifact_read', { callId: call.id });
       expect(whole.isError).toBe(false);
       expectWholeOutput(whole.text, call.kind, call.lines);
-      const last = await query(session, 'artifact_tail', { callId: call.id, n: 3 });
+      const last = await query(session, 'artifact_read', { callId: call.id, last: 3 });
       expect(last.text).toMatch(new RegExp(`^lines ${Math.max(1, call.lines - 2)}–${call.lines} `));
-      const past = await query(session, 'artifact_cat', { callId: call.id, start: 9, end: 12 });
+      const past = await query(session, 'artifact_read', { callId: call.id, start: 9, end: 12 });
       expect(past.text).toBe(`No lines to show: the output has ${call.lines} lines.`);
     }
   });
@@ -103,7 +103,7 @@ describe('a minified JSON response: one line of 20 to 50 MB', () => {
     expect(await artifact.byteLength()).toBeGreaterThan(50_000_000);
 
     // No range: the one line, cut, with its size and the way to see more of it.
-    const cat = await query(session, 'artifact_cat', { callId: 'call_big' });
+    const cat = await query(session, 'artifact_read', { callId: 'call_big' });
     expect(cat.isError).toBe(false);
     expect(cat.text).toMatch(/^lines 1–1 of 1:\n1:\{"items":\[\{"id":0,/);
     expect(cat.text).toMatch(/… \[line cut: 2000 chars of a \d+\.\d MiB line; artifact_grep shows/);
@@ -192,9 +192,9 @@ describe('long lines at the edges of the bounds', () => {
       limits: { maxResultBytes: 4 * 1024 },
     });
     await session.run([{ id: 'w', name: 'wide', arguments: {} }], session.dispatch());
-    const cat = await query(session, 'artifact_cat', { callId: 'w' });
+    const cat = await query(session, 'artifact_read', { callId: 'w' });
     expect(cat.text).toMatch(/^lines 1–1 of 2:\n1:界+… \[line cut: \d+ of 2000 chars\]\n/);
-    expect(cat.text).toContain('Continue with artifact_cat {"callId":"w","start":2,"end":2}');
+    expect(cat.text).toContain('Continue with artifact_read {"callId":"w","start":2,"end":2}');
     expect(Buffer.byteLength(cat.text)).toBeLessThanOrEqual(4 * 1024);
     const grep = await query(session, 'artifact_grep', { callId: 'w', pattern: '界' });
     expect(grep.text).toMatch(/^1:界+…/);

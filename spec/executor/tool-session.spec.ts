@@ -331,8 +331,8 @@ describe('ToolSession and kinds', () => {
     const dispatch = session.dispatch();
     const [answer, refused] = await session.run(
       [
-        { id: 'q1', name: 'artifact_tail', arguments: { callId: 'call_new', n: 1 } },
-        { id: 'q2', name: 'artifact_tail', arguments: { callId: 'call_old', n: 1 } },
+        { id: 'q1', name: 'artifact_read', arguments: { callId: 'call_new', last: 1 } },
+        { id: 'q2', name: 'artifact_read', arguments: { callId: 'call_old', last: 1 } },
       ],
       dispatch,
     );

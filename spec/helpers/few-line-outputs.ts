@@ -82,10 +82,10 @@ export function expectFewLineHandle(handle: string, kind: OutputKind, lines: num
   expect(preview).toEqual(
     outputLines(kind, lines).map((line, index) => `${index + 1}:${line.slice(0, width)}…`),
   );
-  expect(handle.split('\n').at(-1)).toMatch(/^Query it with artifact_head, .*\(callId "\S+"\)/);
+  expect(handle.split('\n').at(-1)).toMatch(/^Query it with artifact_read, .*\(callId "\S+"\)/);
 }
 
-/** Asserts `text` is `artifact_cat`'s answer of the whole `lines`-line `kind` output. */
+/** Asserts `text` is `artifact_read`'s answer of the whole `lines`-line `kind` output. */
 export function expectWholeOutput(text: string, kind: OutputKind, lines: number) {
   const expected = outputLines(kind, lines).map(
     (line, index) =>

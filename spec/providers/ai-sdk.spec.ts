@@ -116,7 +116,7 @@ describe('spoolforge/ai-sdk with generateText', () => {
     expect(handle?.text).toContain('artifact_grep');
     expect(JSON.stringify(second.body).length).toBeLessThan(20_000);
     expect(forgedNames(second)).toEqual(
-      expect.arrayContaining(['artifact_head', 'artifact_tail', 'artifact_grep', 'artifact_cat']),
+      expect.arrayContaining(['artifact_read', 'artifact_grep', 'artifact_list']),
     );
     for (const tool of second.tools.filter((offered) => offered.name !== 'artifact_list')) {
       if (tool.name.startsWith('artifact_')) expect(callIdsOf(tool)).toEqual(['call_0_0']);
@@ -238,8 +238,7 @@ describe('spoolforge/ai-sdk with generateText', () => {
           fixed: true,
           ignoreCase: null,
           invert: null,
-          before: null,
-          after: null,
+          context: null,
           maxCount: 1,
           startLine: null,
         };

@@ -66,11 +66,11 @@ describe('fromAnthropicContent', () => {
     const content: Anthropic.ContentBlockParam[] = [
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_use', id: 'toolu_a', name: 'grep_logs', input: { pattern: 'ERROR' } },
-      { type: 'tool_use', id: 'toolu_b', name: 'artifact_head', input: { callId: 'x', n: 3 } },
+      { type: 'tool_use', id: 'toolu_b', name: 'artifact_read', input: { callId: 'x', last: 3 } },
     ];
     expect(fromAnthropicContent(content)).toEqual([
       { id: 'toolu_a', name: 'grep_logs', arguments: { pattern: 'ERROR' } },
-      { id: 'toolu_b', name: 'artifact_head', arguments: { callId: 'x', n: 3 } },
+      { id: 'toolu_b', name: 'artifact_read', arguments: { callId: 'x', last: 3 } },
     ]);
     expect(fromAnthropicContent('just text')).toEqual([]);
     expect(fromAnthropicContent([{ type: 'text', text: 'done' }])).toEqual([]);

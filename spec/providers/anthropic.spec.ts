@@ -103,7 +103,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
         const line = errorLineNumber;
         return {
           toolCalls: [
-            { name: 'artifact_cat', arguments: { callId: valid, start: line - 1, end: line + 1 } },
+            { name: 'artifact_read', arguments: { callId: valid, start: line - 1, end: line + 1 } },
           ],
         };
       }
@@ -141,7 +141,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
     // …and the forged tools, whose callId enum is exactly that call.
     const forged = toolsOf(bodies[1]).filter((tool) => tool.name.startsWith('artifact_'));
     expect(forged.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['artifact_head', 'artifact_tail', 'artifact_grep', 'artifact_cat']),
+      expect.arrayContaining(['artifact_read', 'artifact_grep', 'artifact_list']),
     );
     for (const tool of forged) {
       expect(tool.input_schema.type).toBe('object');
@@ -195,22 +195,22 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
 
   it('turns bad arguments into is_error results and the loop recovers', async () => {
     const { model, client } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_head'));
+      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_read'));
       if (turn.index === 0)
         return { toolCalls: [{ name: 'produce_log', arguments: { lines: 500 } }] };
       if (turn.index === 1) {
         return {
           toolCalls: [
-            { name: 'artifact_head', arguments: { callId, n: -5 } },
+            { name: 'artifact_read', arguments: { callId, last: -5 } },
             { name: 'artifact_grep', arguments: { callId, pattern: 42 } },
-            { name: 'artifact_cat', arguments: { callId, start: 'ten' } },
+            { name: 'artifact_read', arguments: { callId, start: 'ten' } },
             { name: 'produce_log', arguments: { lines: 'many' } },
             { name: 'no_such_tool', arguments: {} },
           ],
         };
       }
       if (turn.index === 2)
-        return { toolCalls: [{ name: 'artifact_head', arguments: { callId, n: 2 } }] };
+        return { toolCalls: [{ name: 'artifact_read', arguments: { callId, end: 2 } }] };
       return { text: 'done' };
     });
     // The converters and a plain ToolSession, without the wrapper.
@@ -236,7 +236,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
     const errors = resultsOf(bodies[2]);
     expect(errors.map((result) => result.is_error)).toEqual([true, true, true, true, true]);
     const texts = errors.map(textOf);
-    expect(texts[0]).toMatch(/E_INVALID_TOOL_ARGS[\s\S]*\bn\b/);
+    expect(texts[0]).toMatch(/E_INVALID_TOOL_ARGS[\s\S]*\blast\b/);
     expect(texts[1]).toMatch(/E_INVALID_TOOL_ARGS[\s\S]*pattern/);
     expect(texts[2]).toMatch(/E_INVALID_TOOL_ARGS[\s\S]*start/);
     expect(texts[3]).toMatch(/E_INVALID_TOOL_ARGS[\s\S]*lines/);

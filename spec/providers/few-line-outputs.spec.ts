@@ -1,6 +1,6 @@
 // Outputs over the inline threshold with 1 to 4 lines (the shape of most real API responses)
 // through every provider adapter with its real client: the model must get a handle that
-// previews every line, never an error, and artifact_cat must answer each of them.
+// previews every line, never an error, and artifact_read must answer each of them.
 import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { generateText, stepCountIs } from 'ai';
@@ -31,7 +31,7 @@ import {
   converseResponses,
 } from '../helpers/provider-loops.js';
 
-/** Calls every (kind, lines) tool at once, then artifact_cat on each handle, then answers. */
+/** Calls every (kind, lines) tool at once, then artifact_read on each handle, then answers. */
 function script(turn: ScriptedTurn): ScriptedReply {
   if (turn.results.length === 0) {
     return {
@@ -41,7 +41,7 @@ function script(turn: ScriptedTurn): ScriptedReply {
   if (turn.results.length === fewLineCalls.length) {
     return {
       toolCalls: turn.results.map((result) => ({
-        name: 'artifact_cat',
+        name: 'artifact_read',
         arguments: { callId: result.callId },
       })),
     };
@@ -60,7 +60,7 @@ async function start(wire: WireFormat) {
   return model;
 }
 
-/** What the model read: request 2's handles, request 3's artifact_cat answers. */
+/** What the model read: request 2's handles, request 3's artifact_read answers. */
 function expectModelRead(model: ScriptedModel, wire: WireFormat) {
   expect(model.requests).toHaveLength(3);
   expect(model.rejected).toEqual([]);

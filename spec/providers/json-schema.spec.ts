@@ -27,14 +27,13 @@ describe('JSON Schema for providers', () => {
     expect(strict.required).toEqual(['pattern', 'fixed', 'count', 'nested', 'closed']);
     expect(strict.additionalProperties).toBe(false);
     expect(strict.properties.fixed).toEqual({ type: ['boolean', 'null'] });
-    expect(strict.properties.count).toEqual({
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }],
-    });
+    // A nullable scalar is one type list (eight tokens less than an anyOf on every request).
+    expect(strict.properties.count).toEqual({ type: ['integer', 'null'], minimum: 0 });
     expect(strict.properties.nested).toEqual({
       anyOf: [
         {
           type: 'object',
-          properties: { deep: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+          properties: { deep: { type: ['string', 'null'] } },
           required: ['deep'],
           additionalProperties: false,
         },
@@ -42,5 +41,21 @@ describe('JSON Schema for providers', () => {
       ],
     });
     expect(JSON.stringify(strict)).not.toContain('"not":{}');
+  });
+
+  it('writes a nullable scalar as a type list only where null still passes every keyword', () => {
+    const plain = toJsonSchema(
+      z.object({
+        line: z.number().int().min(1).max(9).nullish(),
+        mode: z.enum(['a', 'b']).nullish(),
+        word: z.string().regex(/^x/).nullish(),
+      }),
+    ) as { properties: Record<string, unknown> };
+    expect(plain.properties.line).toEqual({ type: ['integer', 'null'], minimum: 1, maximum: 9 });
+    // An enum would refuse null if merged; keywords not listed as type-only (pattern) stay as is.
+    expect(plain.properties.mode).toEqual({
+      anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }],
+    });
+    expect(plain.properties.word).toMatchObject({ anyOf: [{ type: 'string' }, { type: 'null' }] });
   });
 });

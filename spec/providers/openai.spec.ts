@@ -127,7 +127,7 @@ for (const api of [chatCompletions, responses]) {
       for (const body of bodies.slice(1)) {
         const offered = api.offeredTools(body);
         expect(offered.map((tool) => tool.name)).toEqual(
-          expect.arrayContaining(['produce_log', 'artifact_grep', 'artifact_cat', 'artifact_head']),
+          expect.arrayContaining(['produce_log', 'artifact_grep', 'artifact_read']),
         );
         for (const tool of offered) {
           expect(tool.strict).toBe(true);
@@ -164,23 +164,23 @@ for (const api of [chatCompletions, responses]) {
       }
     });
 
-    it('answers malformed JSON and a negative n with error results, and keeps going', async () => {
+    it('answers malformed JSON and a negative last with error results, and keeps going', async () => {
       const { model, answer } = await start(
         api,
         (turn) => {
-          const head = toolNamed(turn, 'artifact_head');
-          const [callId] = callIdsOf(head);
+          const read = toolNamed(turn, 'artifact_read');
+          const [callId] = callIdsOf(read);
           if (turn.results.length === 0)
             return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
           if (turn.results.length === 1) {
             return {
               toolCalls: [
                 {
-                  name: 'artifact_head',
-                  arguments: { [rawArguments]: `{"callId":"${callId}", n: 3` },
+                  name: 'artifact_read',
+                  arguments: { [rawArguments]: `{"callId":"${callId}", end: 3` },
                 },
-                { name: 'artifact_head', arguments: strictArguments(head, { callId, n: -5 }) },
-                { name: 'artifact_head', arguments: strictArguments(head, { callId, n: 2 }) },
+                { name: 'artifact_read', arguments: strictArguments(read, { callId, last: -5 }) },
+                { name: 'artifact_read', arguments: strictArguments(read, { callId, end: 2 }) },
               ],
             };
           }
@@ -193,7 +193,7 @@ for (const api of [chatCompletions, responses]) {
       expect(malformed?.text).toMatch(/E_INVALID_TOOL_ARGS.*not valid JSON/);
       expect(negative?.isError).toBe(true);
       expect(negative?.text).toContain('E_INVALID_TOOL_ARGS');
-      expect(negative?.text).toMatch(/\bn\b/);
+      expect(negative?.text).toMatch(/\blast\b/);
       expect(valid?.text).toMatch(/^1:compiling module-0\.ts/m);
       expect(answer).toBe('errors: 2');
     });

@@ -81,9 +81,9 @@ describe('createArtifactHandler: faults', () => {
     const lineCut = `line cut: 2000 chars of a ${(size / 2 ** 20).toFixed(1)} MiB line`;
     for (const [query, note, shown] of [
       ['', lineCut, start],
-      ['op=head&n=1', lineCut, start],
-      ['op=tail', lineCut, start],
-      ['op=lines&start=1&end=1', lineCut, start],
+      ['op=read&end=1', lineCut, start],
+      ['op=read&last=10', lineCut, start],
+      ['op=read&start=1&end=1', lineCut, start],
       [
         'op=grep&pattern=key1899999',
         `of ${size.toLocaleString('en-US')}]`,

@@ -238,14 +238,19 @@ describe('createArtifactHandler: viewer', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('runs head, tail and line ranges by name, with the model tools’ bounds', async () => {
+  it('reads line ranges and the last lines by name, with the model tools’ arguments and bounds', async () => {
     const { base } = await serve();
     const view = `${base}/${encodeURIComponent('build log 7')}/view`;
-    expect(await (await fetch(`${view}?op=head&n=2`)).text()).toContain('1:1 ok\n2:2 ok\n');
-    expect(await (await fetch(`${view}?op=tail&n=1`)).text()).toContain('40:40 ok\n');
-    const lines = await (await fetch(`${view}?op=lines&start=12&end=13`)).text();
+    const first = await (await fetch(`${view}?op=read&end=2`)).text();
+    expect(first).toContain('lines 1–2 of 40:\n1:1 ok\n2:2 ok\n</pre>');
+    expect(await (await fetch(`${view}?op=read&last=1`)).text()).toContain(
+      'lines 40–40 of 40:\n40:40 ok\n</pre>',
+    );
+    const lines = await (await fetch(`${view}?op=read&start=12&end=13`)).text();
     expect(lines).toContain('lines 12–13 of 40:\n12:12 ok\n13:13 ERROR');
-    expect(await (await fetch(view)).text()).toContain('10:10 ok\n'); // head by default
+    // Without a query, the first lines up to the bounds, as artifact_read with neither.
+    expect(await (await fetch(view)).text()).toContain('lines 1–40 of 40:\n');
+    expect(await (await fetch(`${view}?op=head`)).text()).toContain('op must be one of read, grep');
   });
 
   it('shows bad input as an escaped message with 400, never a crash', async () => {
@@ -257,17 +262,18 @@ describe('createArtifactHandler: viewer', () => {
     expect(page).toContain('Invalid regular expression /(&lt;b&gt;/');
     expect(page).not.toContain('(<b>');
     for (const query of [
-      'op=head&n=-3',
-      'op=lines&start=0',
-      'op=lines&start=9&end=2',
-      'op=tail&n=x',
+      'op=read&last=-3',
+      'op=read&start=0',
+      'op=read&start=9&end=2',
+      'op=read&last=x',
+      'op=read&start=2&last=3',
       'op=rm',
     ]) {
       const response = await fetch(`${view}?${query}`);
       expect(response.status, query).toBe(400);
       expect(await response.text(), query).toContain('class="problem"');
     }
-    expect((await fetch(`${view}?op=head&n=1`)).status).toBe(200); // the server is still fine
+    expect((await fetch(`${view}?op=read&end=1`)).status).toBe(200); // the server is still fine
   });
 
   it('escapes a name that is markup everywhere it is shown', async () => {

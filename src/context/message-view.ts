@@ -90,7 +90,7 @@ export function messageView<Message extends ConversationMessage>(
       const rest =
         ref === undefined
           ? 'the rest is not stored'
-          : `read on with ${continueWith('tool_output_cache', { ref, offset: index + 1 })}`;
+          : `read on with ${continueWith('tool_output_cache', { ref, start: index + 1 })}`;
       const from = index === 0 ? 'its first line is longer than that' : `lines 1–${index} shown`;
       shown.push(
         `[${what} cut at ${formatBytes(maxBytes)} of ${formatBytes(bytes)}` +

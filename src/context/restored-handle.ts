@@ -30,7 +30,7 @@ function queryBy({ ref, toolCallId }: ToolMessage): string {
   if (ref === undefined)
     return `Only this preview is left: ${restart} and the output was not stored.`;
   return (
-    `Query it with ${continueWith('tool_output_cache', { ref })} (offset, limit) or ` +
+    `Query it with ${continueWith('tool_output_cache', { ref })} (start, end or last) or ` +
     `${continueWith('tool_output_cache_grep', { ref })} (pattern, …): ${restart}.`
   );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseToolMethods } from '../artifact/forge/base-tool-methods.js';
+import { baseToolMethods, readToolName } from '../artifact/forge/base-tool-methods.js';
 import { continueWith, type ResultLimits } from '../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../artifact/forge/tool-method-descriptor.js';
 import { spool } from '../artifact/spool.js';
@@ -10,23 +10,10 @@ import { type ArtifactTool, artifactTool } from '../tools/artifact-tool.js';
 import { defineTool } from '../tools/tool.js';
 import type { ConversationLog } from './conversation-log.js';
 
-const defaultLineLimit = 200;
-
 const refArgument = z
   .string()
   .min(1)
   .describe('The ref of a tool output, as in "[tool output trimmed; ref=…]" or a tool call id.');
-
-const cacheInput = z.object({
-  ref: refArgument,
-  offset: z.number().int().min(1).nullish().describe('First line, 1-based (default 1).'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .nullish()
-    .describe(`How many lines (default ${defaultLineLimit}).`),
-});
 
 function method(name: string): ToolMethodDescriptor<SpooledArtifact> {
   const found = baseToolMethods.find((descriptor) => descriptor.name === name);
@@ -39,16 +26,15 @@ function method(name: string): ToolMethodDescriptor<SpooledArtifact> {
   return found;
 }
 
-/** The cache tools' own names and arguments in continuation notes, for the artifact ones. */
+/** The cache tools' own names, and `ref` for `callId`, in continuation notes. */
 function continuation(toolName: string, { callId: ref, ...args }: Record<string, unknown>): string {
-  if (toolName !== 'artifact_cat') return continueWith('tool_output_cache_grep', { ref, ...args });
-  const offset = Number(args.start);
-  return continueWith('tool_output_cache', { ref, offset, limit: Number(args.end) - offset + 1 });
+  const name = toolName === readToolName ? 'tool_output_cache' : 'tool_output_cache_grep';
+  return continueWith(name, { ref, ...args });
 }
 
 /**
- * `tool_output_cache {ref, offset?, limit?}` and `tool_output_cache_grep {ref, pattern, …}`:
- * numbered lines of a tool output the conversation recorded, including outputs a projection
+ * `tool_output_cache {ref, start?, end?, last?}` and `tool_output_cache_grep {ref, pattern, …}`,
+ * shaped like `artifact_read` and `artifact_grep`: numbered lines of a tool output the conversation recorded, including outputs a projection
  * trimmed. A ref is a store id: the full output, readable across restarts and compactions until
  * it expires; or the call id of a tool message in the log's working set: its stored output, else
  * the text recorded for it. Results are bounded like the `artifact_*` tools' and name the call
@@ -82,18 +68,15 @@ export function toolOutputCacheTools(
       await artifact.close();
     }
   };
-  const cat = method('artifact_cat');
+  const read = method(readToolName);
   const grep = method('artifact_grep');
   const cache = defineTool({
     name: 'tool_output_cache',
     description:
-      'Numbered lines of an earlier tool output by its ref, from line OFFSET (1-based), LIMIT ' +
-      'lines. Use it for outputs shown as "[tool output trimmed; ref=…]" or cut short.',
-    inputSchema: cacheInput,
-    handler: ({ ref, offset, limit }, { signal }) => {
-      const start = offset ?? 1;
-      return run(cat, ref, { start, end: start + (limit ?? defaultLineLimit) - 1 }, signal);
-    },
+      'Lines START..END (1-based, inclusive) or the last N of an earlier tool output by its ref, ' +
+      'for outputs shown as "[tool output trimmed; ref=…]" or cut short; with neither, the first lines.',
+    inputSchema: z.object({ ref: refArgument, ...read.args }),
+    handler: ({ ref, ...args }, { signal }) => run(read, ref, args, signal),
   });
   const cacheGrep = defineTool({
     name: 'tool_output_cache_grep',

@@ -17,7 +17,42 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
   });
-  return withoutSafeIntegerBounds(rest) as JsonSchema;
+  return compactNullables(withoutSafeIntegerBounds(rest)) as JsonSchema;
+}
+
+/** Keywords that constrain only one JSON type, so they let `null` through unchanged. */
+const typeOnlyKeywords = new Set([
+  'type',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+]);
+
+/**
+ * `{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}]}` as the equivalent
+ * `{"type":["integer","null"],"minimum":1}`: an optional argument of a tool sent with every
+ * request costs about eight tokens less (both forms are valid in OpenAI's strict mode).
+ */
+function compactNullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactNullables);
+  if (typeof node !== 'object' || node === null) return node;
+  const { anyOf, ...rest } = node as JsonSchema;
+  const compacted = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, compactNullables(value)]),
+  );
+  if (!Array.isArray(anyOf)) return compacted;
+  const [value, other] = anyOf as JsonSchema[];
+  const single =
+    anyOf.length === 2 &&
+    typeof value?.type === 'string' &&
+    Object.keys(value).every((key) => typeOnlyKeywords.has(key)) &&
+    other?.type === 'null' &&
+    Object.keys(other).length === 1;
+  if (!single) return { ...compacted, anyOf: compactNullables(anyOf) };
+  return { ...compacted, ...value, type: [value.type, 'null'] };
 }
 
 /**
@@ -46,7 +81,7 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
  * @example
  * ```ts
  * toStrictJsonSchema(z.object({ n: z.number().optional() }));
- * // { type: 'object', properties: { n: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+ * // { type: 'object', properties: { n: { type: ['number', 'null'] } },
  * //   required: ['n'], additionalProperties: false }
  * ```
  */
@@ -97,5 +132,8 @@ function acceptsNull(property: JsonSchema): boolean {
 
 function nullable(property: JsonSchema): JsonSchema {
   const { description, ...rest } = property;
-  return { ...(description === undefined ? {} : { description }), anyOf: [rest, { type: 'null' }] };
+  return compactNullables({
+    ...(description === undefined ? {} : { description }),
+    anyOf: [rest, { type: 'null' }],
+  }) as JsonSchema;
 }

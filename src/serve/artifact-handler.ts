@@ -73,7 +73,7 @@ export type ArtifactHandler = (
  *   viewer's index page when `Accept` prefers `text/html`; `?format=json|html` decides outright.
  * - `{base}/:idOrName`: the body, with Range, a strong ETag (the SHA-256), conditional
  *   requests, the record's media type, `Content-Disposition: inline`.
- * - `{base}/:idOrName/view?op=head|tail|grep|lines&n=&pattern=&start=&end=&context=&ignoreCase=1&fixed=1&invert=1`:
+ * - `{base}/:idOrName/view?op=read|grep&start=&end=&last=&pattern=&context=&ignoreCase=1&fixed=1&invert=1`:
  *   a page with a query form and the result, answered by the same tools and limits a model
  *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400.
  *

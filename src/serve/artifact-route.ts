@@ -16,7 +16,7 @@ export type ArtifactRoute =
  *
  * @example
  * ```ts
- * artifactRoute('/artifacts/a1b2/view?op=tail', '/artifacts'); // { kind: 'view', idOrName: 'a1b2', … }
+ * artifactRoute('/artifacts/a1b2/view?op=grep', '/artifacts'); // { kind: 'view', idOrName: 'a1b2', … }
  * artifactRoute('/health', '/artifacts'); // undefined
  * ```
  */

@@ -2,7 +2,7 @@ import { formatBytes } from '../shared/format-bytes.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { html, SafeHtml } from './html-escape.js';
 import { toJsonText } from './http-responses.js';
-import type { ViewerOutcome, ViewerQuery } from './viewer-query.js';
+import { type ViewerOutcome, type ViewerQuery, viewerOperations } from './viewer-query.js';
 
 /**
  * Where a page's links point and what its header says.
@@ -110,7 +110,7 @@ export function renderArtifactPage(
   query: ViewerQuery,
   outcome: ViewerOutcome,
 ): string {
-  const operations = ['head', 'tail', 'grep', 'lines'].map(
+  const operations = Object.keys(viewerOperations).map(
     (operation) =>
       html`<option value="${operation}"${booleanAttribute(operation === query.operation, 'selected')}>${operation}</option>`,
   );
@@ -129,11 +129,11 @@ export function renderArtifactPage(
 ${metadata}
 <form method="get" action="${artifactLink(frame.basePath, record, '/view')}">
 <label>Operation <select name="op">${operations}</select></label>
-<label>Lines (n) <input type="number" name="n" min="0" value="${query.n}" placeholder="10"></label>
-<label>Pattern <input type="text" name="pattern" value="${query.pattern}" placeholder="regular expression"></label>
-<label>Context <input type="number" name="context" min="0" max="100" value="${query.context}"></label>
 <label>Start <input type="number" name="start" min="1" value="${query.start}"></label>
 <label>End <input type="number" name="end" min="1" value="${query.end}"></label>
+<label>Last <input type="number" name="last" min="1" value="${query.last}"></label>
+<label>Pattern <input type="text" name="pattern" value="${query.pattern}" placeholder="regular expression"></label>
+<label>Context <input type="number" name="context" min="0" max="100" value="${query.context}"></label>
 ${checkbox('ignoreCase', 'ignore case')}
 ${checkbox('fixed', 'fixed string')}
 ${checkbox('invert', 'invert')}

@@ -13,10 +13,8 @@ import { SpoolforgeError, type SpoolforgeErrorCode } from '../shared/spoolforge-
  * ```
  */
 export const viewerOperations = {
-  head: 'artifact_head',
-  tail: 'artifact_tail',
+  read: 'artifact_read',
   grep: 'artifact_grep',
-  lines: 'artifact_cat',
 } as const;
 
 /**
@@ -35,10 +33,11 @@ export type ViewerOperation = keyof typeof viewerOperations;
 export interface ViewerQuery {
   /** As given: an unknown operation is reported by {@link runViewerQuery}. */
   operation: string;
-  n: string;
-  pattern: string;
   start: string;
   end: string;
+  /** The last N lines, instead of start and end. */
+  last: string;
+  pattern: string;
   /** Context lines before and after each match (`grep -C`). */
   context: string;
   ignoreCase: boolean;
@@ -47,24 +46,24 @@ export interface ViewerQuery {
 }
 
 /**
- * Reads the viewer's query string: `op=head|tail|grep|lines`, `n`, `pattern`, `start`, `end`,
- * `context`, and the flags `ignoreCase`, `fixed`, `invert` (`1`, `on` or `true`). Without `op`
- * the page shows the first lines.
+ * Reads the viewer's query string, named like the model's tools: `op=read` with `start`, `end`
+ * or `last`; `op=grep` with `pattern`, `context` and the flags `ignoreCase`, `fixed`, `invert`
+ * (`1`, `on` or `true`). Without `op` the page reads the first lines.
  *
  * @example
  * ```ts
- * readViewerQuery(new URLSearchParams('op=lines&start=10&end=20')).operation; // 'lines'
+ * readViewerQuery(new URLSearchParams('op=read&start=10&end=20')).operation; // 'read'
  * ```
  */
 export function readViewerQuery(parameters: URLSearchParams): ViewerQuery {
   const text = (name: string) => parameters.get(name) ?? '';
   const flag = (name: string) => ['1', 'on', 'true'].includes(text(name).toLowerCase());
   return {
-    operation: text('op') || 'head',
-    n: text('n'),
-    pattern: text('pattern'),
+    operation: text('op') || 'read',
     start: text('start'),
     end: text('end'),
+    last: text('last'),
+    pattern: text('pattern'),
     context: text('context'),
     ignoreCase: flag('ignoreCase'),
     fixed: flag('fixed'),
@@ -139,19 +138,19 @@ export async function runViewerQuery(
 /** The tool's arguments from the form; the tool's schema then judges them. */
 function toolArguments(query: ViewerQuery): Record<string, unknown> {
   switch (query.operation as ViewerOperation) {
-    case 'head':
-    case 'tail':
-      return { n: formNumber(query.n) };
-    case 'lines':
-      return { start: formNumber(query.start), end: formNumber(query.end) };
+    case 'read':
+      return {
+        start: formNumber(query.start),
+        end: formNumber(query.end),
+        last: formNumber(query.last),
+      };
     case 'grep':
       return {
         pattern: query.pattern,
         ignoreCase: query.ignoreCase,
         fixed: query.fixed,
         invert: query.invert,
-        before: formNumber(query.context),
-        after: formNumber(query.context),
+        context: formNumber(query.context),
       };
   }
 }

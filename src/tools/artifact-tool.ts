@@ -9,7 +9,7 @@ const artifactToolBrand = Symbol.for('spoolforge.artifactTool');
  *
  * @example
  * ```ts
- * const tool = artifactTool({ name: 'artifact_line_count', description, inputSchema, handler });
+ * const tool = artifactTool({ name: 'artifact_count', description, inputSchema, handler });
  * isArtifactTool(tool); // true
  * ```
  */
@@ -23,7 +23,7 @@ export interface ArtifactTool<Input = unknown> extends Tool<Input> {
  *
  * @example
  * ```ts
- * const tool = artifactTool({ name: 'artifact_head', description, inputSchema, handler, ephemeral: true });
+ * const tool = artifactTool({ name: 'artifact_read', description, inputSchema, handler, ephemeral: true });
  * ```
  */
 export function artifactTool<Input>(tool: Omit<Tool<Input>, 'kind'>): ArtifactTool<Input> {

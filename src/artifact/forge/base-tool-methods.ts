@@ -18,13 +18,6 @@ import type { ToolMethodContext, ToolMethodDescriptor } from './tool-method-desc
 /** A catastrophic pattern from a model fails after this long instead of holding the turn. */
 const grepTimeout = 10_000;
 
-const lineCountArgument = z
-  .number()
-  .int()
-  .min(0)
-  .nullish()
-  .describe('How many lines (default 10).');
-
 /**
  * Shows lines `[start, end)` numbered, cut at the byte budget with the call that continues. Each
  * line is read no further than it can be shown, so a 50 MB minified line costs a few KiB.
@@ -46,7 +39,7 @@ async function showLines(
     const next = (text.lastLine ?? start - 1) + 1;
     const budget = limits.maxResultBytes ?? defaultResultLimits.maxResultBytes;
     text.note(
-      `[cut at ${formatBytes(budget)}. Continue with ${continuation('artifact_cat', { callId, start: toModelLine(next), end: stop })}]`,
+      `[cut at ${formatBytes(budget)}. Continue with ${continuation(readToolName, { callId, start: toModelLine(next), end: stop })}]`,
     );
     break;
   }
@@ -55,66 +48,53 @@ async function showLines(
   return `lines ${toModelLine(start)}–${shown} of ${total}:\n${text}`;
 }
 
-const head: ToolMethodDescriptor<SpooledArtifact, { n: typeof lineCountArgument }> = {
-  name: 'artifact_head',
-  description: 'The first lines of a spooled tool output, numbered from 1 (like `head -n N`).',
-  args: { n: lineCountArgument },
-  run: (artifact, { n }, context) => showLines(artifact, 0, n ?? 10, context),
+const readArgs = {
+  start: z.number().int().min(1).nullish(),
+  end: z.number().int().min(1).nullish(),
+  last: z.number().int().min(1).nullish(),
 };
 
-const tail: ToolMethodDescriptor<SpooledArtifact, { n: typeof lineCountArgument }> = {
-  name: 'artifact_tail',
-  description: 'The last lines of a spooled tool output, numbered from 1 (like `tail -n N`).',
-  args: { n: lineCountArgument },
-  run: async (artifact, { n }, context) => {
-    const total = await artifact.lineCount({ signal: context.signal });
-    return showLines(artifact, Math.max(0, total - (n ?? 10)), total, context);
-  },
-};
+/** The name of the tool that reads lines: continuation notes of every kind name it. */
+export const readToolName = 'artifact_read';
 
-const catArgs = {
-  start: z.number().int().min(1).nullish().describe('First line, 1-based (default 1).'),
-  end: z.number().int().min(1).nullish().describe('Last line, inclusive (default: the last).'),
-};
-
-const cat: ToolMethodDescriptor<SpooledArtifact, typeof catArgs> = {
-  name: 'artifact_cat',
+const read: ToolMethodDescriptor<SpooledArtifact, typeof readArgs> = {
+  name: readToolName,
   description:
-    'Lines START to END (1-based, inclusive, like `sed -n START,ENDp`) of a spooled tool ' +
-    'output. Long results are cut at a size limit and say how to continue.',
-  args: catArgs,
-  run: async (artifact, { start, end }, context) => {
-    const first = start ?? 1;
-    const last = end ?? Number.MAX_SAFE_INTEGER;
-    if (last < first) {
-      throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `end (${last}) is before start (${first})`);
+    'Lines START..END (1-based, inclusive, like `sed -n`) of a spooled output, or the last ' +
+    'N; else the first lines.',
+  args: readArgs,
+  run: async (artifact, { start, end, last }, context) => {
+    if (last != null) {
+      if (start != null || end != null) {
+        throw new SpoolforgeError('E_INVALID_TOOL_ARGS', 'Give last, or start/end, not both');
+      }
+      const total = await artifact.lineCount({ signal: context.signal });
+      return showLines(artifact, Math.max(0, total - last), total, context);
     }
-    const range = fromModelRange(first, last);
+    const first = start ?? 1;
+    const final = end ?? Number.MAX_SAFE_INTEGER;
+    if (final < first) {
+      throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `end (${final}) is before start (${first})`);
+    }
+    const range = fromModelRange(first, final);
     return showLines(artifact, range.start, range.end, context);
   },
 };
 
 const grepArgs = {
-  pattern: z.string().describe('A JavaScript regular expression, or a literal with fixed: true.'),
-  fixed: z.boolean().nullish().describe('Treat the pattern as a literal string (grep -F).'),
-  ignoreCase: z.boolean().nullish().describe('Case-insensitive (grep -i).'),
-  invert: z.boolean().nullish().describe('Show lines that do not match (grep -v).'),
-  before: z.number().int().min(0).max(100).nullish().describe('Context lines before (grep -B).'),
-  after: z.number().int().min(0).max(100).nullish().describe('Context lines after (grep -A).'),
-  maxCount: z.number().int().min(1).nullish().describe('Stop after this many matches (grep -m).'),
-  startLine: z
-    .number()
-    .int()
-    .min(1)
-    .nullish()
-    .describe('Search from this line (1-based), to continue.'),
+  pattern: z.string().describe('JavaScript regex.'),
+  fixed: z.boolean().nullish().describe('grep -F.'),
+  ignoreCase: z.boolean().nullish(),
+  invert: z.boolean().nullish(),
+  context: z.number().int().min(0).max(100).nullish().describe('grep -C.'),
+  maxCount: z.number().int().min(1).nullish(),
+  startLine: z.number().int().min(1).nullish().describe('Search from this line.'),
 };
 
 const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
   name: 'artifact_grep',
   description:
-    'Search a spooled tool output line by line, like `grep -n`: matches are `N:line`, context ' +
-    'lines `N-line`, groups separated by `--`. Results are cut at a size limit and say how to continue.',
+    '`grep -n` a spooled output: `N:line` matches, `N-line` context, `--` between groups.',
   args: grepArgs,
   run: async (artifact, args, { callId, limits, signal, continuation = continueWith }) => {
     const text = new BoundedText(limits);
@@ -126,8 +106,8 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
         fixed: defined(args.fixed),
         ignoreCase: defined(args.ignoreCase),
         invert: defined(args.invert),
-        before: defined(args.before),
-        after: defined(args.after),
+        before: defined(args.context),
+        after: defined(args.context),
         maxCount: defined(args.maxCount),
         startLine: args.startLine == null ? undefined : fromModelLine(args.startLine),
       }).filter(([, value]) => value !== undefined),
@@ -173,59 +153,15 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
   },
 };
 
-const byteLength: ToolMethodDescriptor<SpooledArtifact, Record<string, never>> = {
-  name: 'artifact_byte_length',
-  description: 'The size of a spooled tool output in bytes.',
-  args: {},
-  run: async (artifact) => {
-    const bytes = await artifact.byteLength();
-    return `${bytes} bytes (${formatBytes(bytes)})`;
-  },
-};
-
-const lineCount: ToolMethodDescriptor<SpooledArtifact, Record<string, never>> = {
-  name: 'artifact_line_count',
-  description: 'The number of lines of a spooled tool output.',
-  args: {},
-  run: async (artifact, _args, { signal }) => `${await artifact.lineCount({ signal })} lines`,
-};
-
-const encodingArgs = {
-  encoding: z
-    .enum(['o200k_base', 'cl100k_base'])
-    .nullish()
-    .describe('Tokenizer: o200k_base (GPT-4o and later, default) or cl100k_base.'),
-};
-
-const estimateTokens: ToolMethodDescriptor<SpooledArtifact, typeof encodingArgs> = {
-  name: 'artifact_estimate_tokens',
-  description: 'How many tokens a spooled tool output would cost if read whole.',
-  args: encodingArgs,
-  run: async (artifact, { encoding }, { signal }) => {
-    const { tokens, method } = await artifact.tokenEstimate(encoding ?? 'o200k_base', { signal });
-    const how = {
-      exact: 'counted exactly',
-      sampled: 'estimated from samples',
-      approximate: 'approximated from the size',
-    }[method];
-    return `${tokens} tokens (${encoding ?? 'o200k_base'}, ${how})`;
-  },
-};
-
 /**
  * The queries every spooled artifact answers, as models see them (names pinned: models and users rely on them).
  *
  * @example
  * ```ts
- * baseToolMethods.map((method) => method.name); // ['artifact_head', 'artifact_tail', …]
+ * baseToolMethods.map((method) => method.name); // ['artifact_read', 'artifact_grep']
  * ```
  */
 export const baseToolMethods: readonly ToolMethodDescriptor<SpooledArtifact>[] = Object.freeze([
-  head,
-  tail,
+  read,
   grep,
-  cat,
-  byteLength,
-  lineCount,
-  estimateTokens,
 ] as unknown as ToolMethodDescriptor<SpooledArtifact>[]);

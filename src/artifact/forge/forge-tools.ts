@@ -88,13 +88,7 @@ function methodTool(
 ) {
   const byId = new Map(calls.map((call) => [call.id, call]));
   const ids = calls.map((call) => call.id) as [string, ...string[]];
-  const callId = z
-    .enum(ids, {
-      error: () =>
-        `callId must be one of ${ids.map((id) => `"${id}"`).join(', ')}: the calls whose outputs ` +
-        'were spooled (an artifact_* call cannot be queried itself)',
-    })
-    .describe(`Which spooled output to query: ${calls.map(describeCall).join('; ')}.`);
+  const callId = callIdSchema(ids);
   return artifactTool({
     name: method.name,
     description: method.description,
@@ -109,9 +103,28 @@ function methodTool(
   });
 }
 
-function describeCall(call: ToolCall): string {
-  const artifact = call.results as SpooledArtifact;
-  return `${call.id} = ${call.name}${artifact.name ? ` "${artifact.name}"` : ''}`;
+/**
+ * What a string `callId` is: the handle and `artifact_list` say which output each id is, so a
+ * turn with many outputs costs only their ids.
+ */
+const callIdDescription = 'Which spooled output (see artifact_list).';
+
+/**
+ * Past this many outputs a `callId` enum, repeated in every tool, would cost more than the tools
+ * (a provider's call id is a dozen tokens): `callId` is then a string checked when called.
+ */
+const maxEnumIds = 8;
+
+function callIdSchema(ids: [string, ...string[]]) {
+  const error = () =>
+    `callId must be one of ${ids.map((id) => `"${id}"`).join(', ')}: the calls whose outputs ` +
+    'were spooled (an artifact_* call cannot be queried itself)';
+  // An enum says its values; the handle and artifact_list say what each is.
+  if (ids.length <= maxEnumIds) return z.enum(ids, { error });
+  return z
+    .string()
+    .refine((id) => ids.includes(id), { error })
+    .describe(callIdDescription);
 }
 
 /**
@@ -133,7 +146,7 @@ export const listToolName = 'artifact_list';
  * ```
  */
 export const listToolDescription =
-  'Lists the spooled tool outputs you can query now: call id, tool, name, kind, size, lines.';
+  'Lists the spooled outputs: call id, tool, name, kind, bytes, lines, tokens.';
 
 function listTool(calls: ToolCall[]) {
   return artifactTool({
@@ -146,12 +159,15 @@ function listTool(calls: ToolCall[]) {
       const rows = await Promise.all(
         calls.map(async (call) => {
           const artifact = call.results as SpooledArtifact;
-          const [bytes, lines] = await Promise.all([
+          // The estimate samples past 1 MiB (a few hundred ms on GiBs) and the handle cached it.
+          const [bytes, lines, estimate] = await Promise.all([
             artifact.byteLength(),
             artifact.lineCount({ signal }),
+            artifact.tokenEstimate('o200k_base', { signal }),
           ]);
           const name = artifact.name ? ` name="${artifact.name}"` : '';
-          return `${call.id} tool=${call.name}${name} kind=${artifact.kind} size=${formatBytes(bytes)} lines=${lines}`;
+          const tokens = `${estimate.method === 'exact' ? '' : '~'}${estimate.tokens}`;
+          return `${call.id} tool=${call.name}${name} kind=${artifact.kind} bytes=${bytes} (${formatBytes(bytes)}) lines=${lines} tokens=${tokens} (o200k)`;
         }),
       );
       if (rows.length === 0) throw new SpoolforgeError('E_INVALID_TOOL_ARGS', 'Nothing is spooled');

@@ -63,7 +63,7 @@ export function fromModelLine(line: number): number {
  * ```ts
  * const text = new BoundedText(limits);
  * for (const line of lines) if (!text.add(line.lineNumber, line.text)) break;
- * text.note(`[cut: continue with artifact_cat {"callId":"call_1","start":${next}}]`);
+ * text.note(`[cut: continue with artifact_read {"callId":"call_1","start":${next}}]`);
  * ```
  */
 export class BoundedText {
@@ -185,8 +185,8 @@ const number = (value: number) => value.toLocaleString('en-US');
  *
  * @example
  * ```ts
- * continueWith('artifact_cat', { callId: 'call_1', start: 813, end: 2000 });
- * // 'artifact_cat {"callId":"call_1","start":813,"end":2000}'
+ * continueWith('artifact_read', { callId: 'call_1', start: 813, end: 2000 });
+ * // 'artifact_read {"callId":"call_1","start":813,"end":2000}'
  * ```
  */
 export function continueWith(toolName: string, args: Record<string, unknown>): string {

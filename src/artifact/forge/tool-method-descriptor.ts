@@ -7,7 +7,7 @@ import type { continueWith, ResultLimits } from './model-lines.js';
  * @example
  * ```ts
  * const lineCount: ToolMethodDescriptor<SpooledArtifact> = {
- *   name: 'artifact_line_count',
+ *   name: 'artifact_lines',
  *   description: 'Number of lines of a spooled output.',
  *   args: {},
  *   run: async (artifact, _args, { signal }) => `${await artifact.lineCount({ signal })} lines`,

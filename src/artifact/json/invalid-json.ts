@@ -25,7 +25,7 @@ export function invalidJson(position: TextPosition, problem: string): Spoolforge
   return new SpoolforgeError(
     'E_INVALID_JSON',
     `Invalid JSON at line ${position.line}, column ${position.column}: ${problem}. ` +
-      'The text tools (artifact_head, artifact_grep, artifact_cat) still work on it.',
+      'The text tools (artifact_read, artifact_grep) still work on it.',
   );
 }
 

@@ -95,7 +95,7 @@ export function largeEntryError(path: string, large: LargeJsonEntry): Spoolforge
   return new SpoolforgeError(
     'E_ARTIFACT_TOO_LARGE',
     `${path} (${large.type}, ${formatBytes(large.bytes)}) is larger than maxParseBytes (${formatBytes(large.maxBytes)}); ` +
-      `${inside}read its text with artifact_cat or artifact_grep`,
+      `${inside}read its text with artifact_read or artifact_grep`,
   );
 }
 

@@ -22,7 +22,7 @@ const callIdUntilForged = z
  * @example
  * ```ts
  * forgedToolDeclarations(defaultArtifactKinds).map((tool) => tool.name);
- * // ['artifact_head', 'artifact_tail', …, 'artifact_json_shape', …, 'artifact_list']
+ * // ['artifact_read', 'artifact_grep', …, 'artifact_list']
  * ```
  */
 export function forgedToolDeclarations(kinds: ArtifactKinds): ToolDeclaration[] {

@@ -91,7 +91,7 @@ export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends
  * Makes the AI SDK tool set of a {@link ToolSession}: the session's own tools execute through
  * the session (large returns are spooled; the model gets the short handle as the tool output),
  * each step is one dispatch, acked when the step finishes, and the forged tools
- * (`artifact_head`, `artifact_grep`, …) are offered in a step only when there are spooled
+ * (`artifact_read`, `artifact_grep`, …) are offered in a step only when there are spooled
  * outputs, with that dispatch's `callId` enum. A call with a `callId` the step does not offer
  * (an artifact tool's own call, say) comes back to the model as a tool error it can read.
  *
