@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseToolMethods, readToolName } from '../artifact/forge/base-tool-methods.js';
+import { strictToolInput } from '../artifact/forge/forge-tools.js';
 import { continueWith, type ResultLimits } from '../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../artifact/forge/tool-method-descriptor.js';
 import { spool } from '../artifact/spool.js';
@@ -75,7 +76,7 @@ export function toolOutputCacheTools(
     description:
       'Lines START..END (1-based, inclusive) or the last N of an earlier tool output by its ref, ' +
       'for outputs shown as "[tool output trimmed; ref=…]" or cut short; with neither, the first lines.',
-    inputSchema: z.object({ ref: refArgument, ...read.args }),
+    inputSchema: strictToolInput({ ref: refArgument, ...read.args }),
     handler: ({ ref, ...args }, { signal }) => run(read, ref, args, signal),
   });
   const cacheGrep = defineTool({
@@ -83,7 +84,7 @@ export function toolOutputCacheTools(
     description:
       'Search an earlier tool output by its ref, like `grep -n`: matches are `N:line`, context ' +
       'lines `N-line`. Use it for outputs shown as "[tool output trimmed; ref=…]" or cut short.',
-    inputSchema: z.object({ ref: refArgument, ...grep.args }),
+    inputSchema: strictToolInput({ ref: refArgument, ...grep.args }),
     handler: ({ ref, ...args }, { signal }) => run(grep, ref, args, signal),
   });
   return [artifactTool(cache), artifactTool(cacheGrep)] as ArtifactTool<never>[];

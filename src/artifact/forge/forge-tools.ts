@@ -80,6 +80,25 @@ export function forgeArtifactTools(
   return registry;
 }
 
+/**
+ * A forged tool's input schema: an argument it does not take (one a model remembers from an
+ * older surface, such as `before`) is refused with the ones it does take, not silently dropped.
+ *
+ * @example
+ * ```ts
+ * const input = strictToolInput({ callId: z.string(), pattern: z.string() });
+ * ```
+ */
+export function strictToolInput<Shape extends z.ZodRawShape>(shape: Shape) {
+  const takes = Object.keys(shape).join(', ') || 'no arguments';
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}; it takes ${takes}`
+        : undefined,
+  });
+}
+
 /** One descriptor as a tool over `calls` (at least one). */
 function methodTool(
   method: ToolMethodDescriptor<SpooledArtifact>,
@@ -92,7 +111,7 @@ function methodTool(
   return artifactTool({
     name: method.name,
     description: method.description,
-    inputSchema: z.object({ callId, ...method.args }),
+    inputSchema: strictToolInput({ callId, ...method.args }),
     ephemeral: true,
     onCollision: 'replace',
     handler: async (input: { callId: string }, { signal }) => {
@@ -152,7 +171,7 @@ function listTool(calls: ToolCall[]) {
   return artifactTool({
     name: listToolName,
     description: listToolDescription,
-    inputSchema: z.object({}),
+    inputSchema: strictToolInput({}),
     ephemeral: true,
     onCollision: 'replace',
     handler: async (_input: unknown, { signal }) => {

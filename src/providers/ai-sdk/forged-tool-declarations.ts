@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { listToolDescription, listToolName } from '../../artifact/forge/forge-tools.js';
+import {
+  listToolDescription,
+  listToolName,
+  strictToolInput,
+} from '../../artifact/forge/forge-tools.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import type { Tool } from '../../tools/tool.js';
 
@@ -32,14 +36,14 @@ export function forgedToolDeclarations(kinds: ArtifactKinds): ToolDeclaration[] 
       declarations.set(method.name, {
         name: method.name,
         description: method.description,
-        inputSchema: z.object({ callId: callIdUntilForged, ...method.args }),
+        inputSchema: strictToolInput({ callId: callIdUntilForged, ...method.args }),
       });
     }
   }
   declarations.set(listToolName, {
     name: listToolName,
     description: listToolDescription,
-    inputSchema: z.object({}),
+    inputSchema: strictToolInput({}),
   });
   return [...declarations.values()];
 }
