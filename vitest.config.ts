@@ -20,6 +20,10 @@ export default defineConfig({
         find: /^spoolforge\/(openai|anthropic|ai-sdk)$/,
         replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
       },
+      {
+        find: /^spoolforge\/mcp$/,
+        replacement: fileURLToPath(new URL('./dist/mcp/index.js', import.meta.url)),
+      },
     ],
   },
   test: {

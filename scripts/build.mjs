@@ -45,6 +45,7 @@ const library = [
   'providers/openai/index',
   'providers/anthropic/index',
   'providers/ai-sdk/index',
+  'mcp/index',
   'spool/line-index-worker',
   'grep/grep-scan-worker',
   'grep/regex-worker',

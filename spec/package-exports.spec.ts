@@ -153,6 +153,10 @@ describe('the export lists of the built package', () => {
     ]);
   });
 
+  it('spoolforge/mcp', () => {
+    expect(runTimeExports('spoolforge/mcp')).toEqual(['mcpTools']);
+  });
+
   it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {
     const engine = new Set(runTimeExports('spoolforge/engine'));
     expect(runTimeExports('spoolforge').filter((name) => engine.has(name))).toEqual([]);

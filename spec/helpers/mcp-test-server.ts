@@ -1,0 +1,126 @@
+// A real MCP server (the SDK's McpServer) whose tools return what MCP servers return in the wild:
+// huge text, huge structured JSON, Markdown, an image, mixed content and an isError result.
+// Run as a child process (`node --import tsx spec/helpers/mcp-test-server.ts`) it serves stdio;
+// imported, `createMcpTestServer()` gives the server for an in-memory transport.
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+/** The line `big_text` puts near its end, for a grep to find. */
+export const needle = 'NEEDLE-7f3a the build failed here';
+
+/** A 1×1 transparent PNG. */
+export const pngBase64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** `megabytes` MB of numbered log lines with {@link needle} second to last, built in a few ms. */
+export function bigText(megabytes: number): string {
+  const block = Array.from({ length: 1_000 }, (_, i) => `INFO worker ${i} ${'x'.repeat(80)}`).join(
+    '\n',
+  );
+  const blocks = Math.ceil((megabytes * 1_000_000) / (block.length + 1));
+  return `${`${block}\n`.repeat(blocks)}${needle}\nINFO done\n`;
+}
+
+/** The server, not yet connected. */
+export function createMcpTestServer(): McpServer {
+  const server = new McpServer({ name: 'spoolforge-test-server', version: '1.0.0' });
+  server.registerTool(
+    'big_text',
+    {
+      description: 'Returns a big log as one text part.',
+      inputSchema: { megabytes: z.number().int().min(1).describe('Size in MB') },
+    },
+    ({ megabytes }) => ({ content: [{ type: 'text', text: bigText(megabytes) }] }),
+  );
+  server.registerTool(
+    'big_json',
+    {
+      description: 'Returns many rows as structured content.',
+      inputSchema: { rows: z.number().int().min(1) },
+      outputSchema: { rows: z.array(z.object({ id: z.number(), name: z.string() })) },
+    },
+    ({ rows }) => {
+      const structuredContent = {
+        rows: Array.from({ length: rows }, (_, id) => ({
+          id,
+          name: `row ${id} ${'y'.repeat(60)}`,
+        })),
+      };
+      // As the MCP spec asks, the JSON also goes as text for clients that ignore structured content.
+      return {
+        structuredContent,
+        content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+      };
+    },
+  );
+  server.registerTool(
+    'markdown',
+    { description: 'Returns a Markdown report.', inputSchema: {} },
+    () => ({
+      content: [
+        {
+          type: 'text',
+          text: Array.from(
+            { length: 400 },
+            (_, i) => `## Section ${i}\n\nSome *findings* for section ${i}.\n`,
+          ).join('\n'),
+        },
+      ],
+    }),
+  );
+  server.registerTool('image', { description: 'Returns a PNG.', inputSchema: {} }, () => ({
+    content: [{ type: 'image', data: pngBase64, mimeType: 'image/png' }],
+  }));
+  server.registerTool('mixed', { description: 'Text, an image, a link.', inputSchema: {} }, () => ({
+    content: [
+      { type: 'text', text: 'the chart:' },
+      { type: 'image', data: pngBase64, mimeType: 'image/png' },
+      {
+        type: 'resource_link',
+        uri: 'file:///report.md',
+        name: 'report',
+        mimeType: 'text/markdown',
+      },
+      { type: 'resource', resource: { uri: 'file:///notes.txt', text: 'embedded notes' } },
+    ],
+  }));
+  server.registerTool(
+    'fail',
+    { description: 'Always fails.', inputSchema: { reason: z.string() } },
+    ({ reason }) => ({ isError: true, content: [{ type: 'text', text: `cannot: ${reason}` }] }),
+  );
+  return server;
+}
+
+/** An SDK client connected to a fresh test server in this process. */
+export async function connectInMemoryTestServer(): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpTestServer().connect(serverSide);
+  const client = new Client({ name: 'spoolforge-spec', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** An SDK client connected over stdio to this file run as a child process. */
+export async function connectStdioTestServer(
+  options: { maxBufferSize?: number } = {},
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', fileURLToPath(import.meta.url)],
+    stderr: 'ignore',
+    ...options,
+  });
+  const client = new Client({ name: 'spoolforge-spec', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await createMcpTestServer().connect(new StdioServerTransport());
+}
