@@ -26,8 +26,14 @@ export function bigText(megabytes: number): string {
   return `${`${block}\n`.repeat(blocks)}${needle}\nINFO done\n`;
 }
 
+/** Options for {@link createMcpTestServer}. */
+export interface McpTestServerOptions {
+  /** Called when a call of `hang` is cancelled by its client. */
+  onCancelled?: (reason: unknown) => void;
+}
+
 /** The server, not yet connected. */
-export function createMcpTestServer(): McpServer {
+export function createMcpTestServer(options: McpTestServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'spoolforge-test-server', version: '1.0.0' });
   server.registerTool(
     'big_text',
@@ -90,6 +96,17 @@ export function createMcpTestServer(): McpServer {
     ],
   }));
   server.registerTool(
+    'hang',
+    { description: 'Answers only when cancelled.', inputSchema: {} },
+    (_args, extra) =>
+      new Promise((resolve) => {
+        extra.signal.addEventListener('abort', () => {
+          options.onCancelled?.(extra.signal.reason);
+          resolve({ content: [{ type: 'text', text: 'cancelled' }] });
+        });
+      }),
+  );
+  server.registerTool(
     'fail',
     { description: 'Always fails.', inputSchema: { reason: z.string() } },
     ({ reason }) => ({ isError: true, content: [{ type: 'text', text: `cannot: ${reason}` }] }),
@@ -98,9 +115,11 @@ export function createMcpTestServer(): McpServer {
 }
 
 /** An SDK client connected to a fresh test server in this process. */
-export async function connectInMemoryTestServer(): Promise<Client> {
+export async function connectInMemoryTestServer(
+  options: McpTestServerOptions = {},
+): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpTestServer().connect(serverSide);
+  await createMcpTestServer(options).connect(serverSide);
   const client = new Client({ name: 'spoolforge-spec', version: '1.0.0' });
   await client.connect(clientSide);
   return client;

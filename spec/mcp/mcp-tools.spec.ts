@@ -1,4 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   Media,
   SpooledArtifact,
@@ -62,6 +65,7 @@ describe('mcpTools over stdio (the test server as a child process)', () => {
       'markdown',
       'image',
       'mixed',
+      'hang',
       'fail',
     ]);
     const prefixed = await mcpTools(client, { prefix: 'test_' });
@@ -161,13 +165,43 @@ describe('mcpTools over an in-memory transport', () => {
     expect(md?.call.results).toBeInstanceOf(SpooledMarkdownArtifact);
   });
 
-  it('an aborted call rejects with the reason', async () => {
-    const [tool] = await mcpTools(client);
+  it('an abort cancels the call on the server (notifications/cancelled) and rejects', async () => {
+    let cancelled: (reason: unknown) => void = () => undefined;
+    const serverSaw = new Promise<unknown>((resolve) => {
+      cancelled = resolve;
+    });
+    const hanging = await connectInMemoryTestServer({ onCancelled: cancelled });
+    const hang = (await mcpTools(hanging)).find((tool) => tool.name === 'hang');
     const controller = new AbortController();
-    controller.abort(new Error('gave up'));
     const context = { signal: controller.signal, toolCallId: 'x', dispatch: undefined as never };
-    await expect(Promise.resolve(tool?.handler({ megabytes: 1 }, context))).rejects.toThrow(
-      /gave up/,
-    );
+    const result = Promise.resolve(hang?.handler({}, context));
+    setTimeout(() => controller.abort(new Error('gave up')), 50);
+    await expect(result).rejects.toThrow(/gave up/);
+    expect(String(await serverSaw)).toContain('gave up');
+    await hanging.close();
+  });
+});
+
+describe('mcpTools over a paginated tools/list', () => {
+  it('reads every page', async () => {
+    const server = new Server({ name: 'paged', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const pages: Record<string, { tools: { name: string }[]; nextCursor?: string }> = {
+      '': { tools: [{ name: 'a' }, { name: 'b' }], nextCursor: 'p2' },
+      p2: { tools: [{ name: 'c' }], nextCursor: 'p3' },
+      p3: { tools: [{ name: 'd' }] },
+    };
+    server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
+      const page = pages[params?.cursor ?? ''] ?? { tools: [] };
+      return {
+        ...page,
+        tools: page.tools.map((tool) => ({ ...tool, inputSchema: { type: 'object' as const } })),
+      };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const paged = new Client({ name: 'spec', version: '1.0.0' });
+    await paged.connect(clientSide);
+    expect((await mcpTools(paged)).map((tool) => tool.name)).toEqual(['a', 'b', 'c', 'd']);
+    await paged.close();
   });
 });
