@@ -40,7 +40,7 @@ const number = (value: number) => value.toLocaleString('en-US');
  * ```
  */
 export async function renderHandle(
-  call: ToolCall,
+  call: Pick<ToolCall, 'id' | 'name'>,
   artifact: SpooledArtifact,
   options: HandleOptions = {},
 ): Promise<string> {

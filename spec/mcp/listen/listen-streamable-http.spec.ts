@@ -1,0 +1,120 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ArtifactStore } from 'spoolforge';
+import { type Listener, listenStreamableHttp, McpSpoolProxy } from 'spoolforge/mcp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
+import { tempDirectory } from '../../helpers/temp-files.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function listening(options: { token?: string; allowedOrigins?: string[] } = {}) {
+  const store = await ArtifactStore.open(await tempDirectory());
+  const proxy = new McpSpoolProxy({
+    upstream: async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpTestServer().connect(serverSide);
+      return clientSide;
+    },
+    store,
+  });
+  const listener: Listener = await listenStreamableHttp(proxy, {
+    host: '127.0.0.1',
+    port: 0,
+    ...options,
+  });
+  closers.push(
+    () => proxy.close(),
+    () => listener.close(),
+  );
+  return listener;
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'listen-spec', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  closers.push(() => client.close());
+  return client;
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'x', version: '1' },
+  },
+});
+
+/** node:http, not fetch: fetch will not send a Host header of our choosing. */
+function post(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: { get(name: string): string | undefined } }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+    });
+    request.on('response', (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      resolve({ status, headers: { get: (name) => response.headers[name] as string | undefined } });
+    });
+    request.on('error', reject);
+    request.end(initialize);
+  });
+}
+
+describe('listenStreamableHttp', () => {
+  it('serves the proxy at /mcp: a big result is a handle, and its grep works over HTTP', async () => {
+    const { url } = await listening();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(url);
+    const result = (await client.callTool({
+      name: 'big_text',
+      arguments: { megabytes: 2 },
+    })) as CallToolResult;
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    const id = /callId "([^"]+)"/.exec(text)?.[1];
+    const grep = (await client.callTool({
+      name: 'artifact_grep',
+      arguments: { callId: id, pattern: needle, fixed: true },
+    })) as CallToolResult;
+    expect(grep.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(needle) });
+  });
+
+  it('refuses a foreign Host or Origin (DNS rebinding) and another path', async () => {
+    const { url } = await listening({ allowedOrigins: ['https://app.example'] });
+    const port = new URL(url).port;
+    expect((await post(url, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await post(url, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post(url.replace('/mcp', '/other'), {})).status).toBe(404);
+    expect((await post(url, { origin: 'https://app.example' })).status).toBe(200);
+    expect((await post(url, { origin: `http://localhost:${port}` })).status).toBe(200);
+  });
+
+  it('requires the bearer token when one is set', async () => {
+    const { url } = await listening({ token: 's3cret' });
+    const refused = await post(url, {});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+    expect((await post(url, { authorization: 'Bearer wrong!' })).status).toBe(401);
+    const client = await connect(url, { authorization: 'Bearer s3cret' });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('artifact_grep');
+  });
+});

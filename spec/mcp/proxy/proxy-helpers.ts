@@ -1,0 +1,71 @@
+// A proxy between an SDK client and the MCP test server, all in this process, over the SDK's
+// in-memory transports (the stdio legs have their own specs).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ArtifactStore } from 'spoolforge';
+import { McpSpoolProxy, type McpSpoolProxyOptions } from 'spoolforge/mcp';
+import { createMcpTestServer, type McpTestServerOptions } from '../../helpers/mcp-test-server.js';
+import { tempDirectory } from '../../helpers/temp-files.js';
+
+export interface ProxiedClient {
+  client: Client;
+  proxy: McpSpoolProxy;
+  store: ArtifactStore;
+  directory: string;
+  /** Calls a tool through the proxy. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** A client of a proxy of a fresh test server, its store in `directory` (default a new one). */
+export async function proxiedClient(
+  options: Partial<McpSpoolProxyOptions> & {
+    directory?: string;
+    server?: McpTestServerOptions;
+  } = {},
+): Promise<ProxiedClient> {
+  const directory = options.directory ?? (await tempDirectory());
+  const store = await ArtifactStore.open(directory);
+  const proxy = new McpSpoolProxy({
+    upstream: async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpTestServer(options.server).connect(serverSide);
+      return clientSide;
+    },
+    store,
+    label: 'test server',
+    ...options,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(serverSide);
+  const client = new Client({ name: 'proxy-spec', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    proxy,
+    store,
+    directory,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
+    async close() {
+      await client.close();
+      await proxy.close();
+    },
+  };
+}
+
+/** The text parts of a result, joined. */
+export function textOf(result: CallToolResult): string {
+  return result.content
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The id a handle names as `callId "…"`. */
+export function handleId(result: CallToolResult): string {
+  const id = /callId "([^"]+)"/.exec(textOf(result))?.[1];
+  if (!id) throw new Error(`No callId in ${textOf(result).slice(0, 300)}`);
+  return id;
+}

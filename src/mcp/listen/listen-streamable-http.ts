@@ -1,0 +1,180 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+
+/** What serves one client: an MCP server that connects each new session's transport. */
+export interface SessionServer {
+  connect(transport: StreamableHTTPServerTransport): Promise<void>;
+}
+
+/**
+ * Options for {@link listenStreamableHttp}.
+ *
+ * @example
+ * ```ts
+ * const options: ListenOptions = { host: '127.0.0.1', port: 8808, token: process.env.SPOOLFORGE_MCP_TOKEN };
+ * ```
+ */
+export interface ListenOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /**
+   * Origins a browser page may call from (besides this server's own loopback origins). A
+   * request whose `Origin` is not one of them is refused: DNS rebinding cannot reach the proxy.
+   */
+  allowedOrigins?: readonly string[];
+  /** Host headers accepted besides the listening address and the loopback names. */
+  allowedHosts?: readonly string[];
+}
+
+/** A running listener. */
+export interface Listener {
+  /** `http://host:port/mcp`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `server` as Streamable HTTP at `/mcp`, one MCP session per client. Requests are
+ * checked before they reach the SDK: the `Host` header must name this listener (or a loopback
+ * name), an `Origin`, if any, must be this listener's or allowed, and with a `token` the bearer
+ * token must match — the checks the MCP specification asks of local HTTP servers.
+ *
+ * @example
+ * ```ts
+ * const listener = await listenStreamableHttp(proxy, { host: '127.0.0.1', port: 0 });
+ * console.log(listener.url); // 'http://127.0.0.1:41234/mcp'
+ * ```
+ */
+export async function listenStreamableHttp(
+  server: SessionServer,
+  options: ListenOptions,
+): Promise<Listener> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let port = options.port;
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) reply(response, 500, (error as Error).message);
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = refuse(request, options, port);
+    if (refusal) return reply(response, refusal.status, refusal.message, refusal.headers);
+    const sessionId = header(request, 'mcp-session-id');
+    let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (sessionId !== undefined && !transport) {
+      return reply(response, 404, 'Unknown or expired MCP session: initialize again');
+    }
+    if (!transport) {
+      if (request.method !== 'POST')
+        return reply(response, 400, 'No MCP session: POST initialize first');
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      await server.connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(request, response);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (error) =>
+      reject(
+        new SpoolforgeError(
+          'E_IO',
+          `Cannot listen on ${options.host}:${options.port}: ${error.message}`,
+          { cause: error },
+        ),
+      ),
+    );
+    http.listen(options.port, options.host, resolve);
+  });
+  port = (http.address() as AddressInfo).port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}/mcp`,
+    async close() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+interface Refusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
+
+function refuse(
+  request: IncomingMessage,
+  options: ListenOptions,
+  port: number,
+): Refusal | undefined {
+  const path = (request.url ?? '/').split('?')[0];
+  if (path !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
+  const bound = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const hosts = new Set([
+    ...[bound, ...loopbackNames].map((name) => `${name}:${port}`),
+    ...(options.allowedHosts ?? []),
+  ]);
+  const host = header(request, 'host');
+  if (host === undefined || !hosts.has(host.toLowerCase())) {
+    return { status: 403, message: `Host ${JSON.stringify(host ?? '')} is not this server's` };
+  }
+  const origin = header(request, 'origin');
+  const origins = new Set([
+    ...[...hosts].map((name) => `http://${name}`),
+    ...(options.allowedOrigins ?? []),
+  ]);
+  if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+    return { status: 403, message: `Origin ${JSON.stringify(origin)} is not allowed` };
+  }
+  if (
+    options.token !== undefined &&
+    !sameToken(header(request, 'authorization'), `Bearer ${options.token}`)
+  ) {
+    return {
+      status: 401,
+      message: 'A bearer token is required',
+      headers: { 'www-authenticate': 'Bearer realm="spoolforge"' },
+    };
+  }
+  return undefined;
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  const [a, b] = [Buffer.from(given ?? ''), Buffer.from(expected)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A JSON-RPC error body, as MCP clients read a refused HTTP request. */
+function reply(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

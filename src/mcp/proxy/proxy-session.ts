@@ -1,0 +1,225 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+  ReadResourceRequestSchema,
+  type Request,
+  type RequestId,
+  type ServerCapabilities,
+  SetLevelRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
+import type { ArtifactStore } from '../../store/artifact-store.js';
+import { artifactIdOf } from './artifact-uri.js';
+import type { SpilledValueRegistry } from './spilled-value-registry.js';
+import { spoolCallResult } from './spool-call-result.js';
+import type { StoreQueryTools } from './store-query-tools.js';
+import {
+  anyResult,
+  UpstreamConnection,
+  type UpstreamTransportFactory,
+} from './upstream-connection.js';
+
+/** What one proxied client session needs; the proxy gives every session the same. */
+export interface ProxySessionOptions {
+  upstream: UpstreamTransportFactory;
+  label: string;
+  store: ArtifactStore;
+  queryTools: StoreQueryTools;
+  threshold: number;
+  ttl: number;
+  timeout: number;
+  scope: string;
+  kinds?: ArtifactKinds;
+  spilled?: SpilledValueRegistry;
+  onError?: (error: Error) => void;
+}
+
+/**
+ * One client of the proxy: an SDK `Server` on the client's transport, an upstream connection
+ * of its own (started at the client's `initialize`, as that client), and the handlers that
+ * spool big `tools/call` results. What the proxy does not handle itself — prompts,
+ * completions, logging, subscriptions, the upstream's requests to the client, notifications
+ * both ways, cancellation — is forwarded as it is.
+ */
+export class ProxySession {
+  readonly server: Server;
+  readonly #options: ProxySessionOptions;
+  readonly #upstream: UpstreamConnection;
+  #upstreamCapabilities: ServerCapabilities = {};
+
+  constructor(options: ProxySessionOptions) {
+    this.#options = options;
+    // The SDK checks notifications against these (a forwarded log message needs `logging`);
+    // what the client is told is the upstream's capabilities, at `initialize`.
+    this.server = new Server(
+      { name: 'spoolforge-mcp-proxy', version: '0' },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          logging: {},
+          completions: {},
+        },
+      },
+    );
+    this.#upstream = new UpstreamConnection({
+      open: options.upstream,
+      label: options.label,
+      timeout: options.timeout,
+      onNotification: (notification) => this.server.notification(notification),
+      onRequest: (request, signal) =>
+        this.server.request(request, anyResult, {
+          signal,
+          ...(options.timeout ? { timeout: options.timeout } : {}),
+        }),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+    this.#handle();
+  }
+
+  /** Serves the client on `transport`. */
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(transport);
+  }
+
+  async close(): Promise<void> {
+    await this.#upstream.close();
+    await this.server.close();
+  }
+
+  #handle(): void {
+    const server = this.server;
+    server.setRequestHandler(InitializeRequestSchema, async (request) => {
+      const { clientInfo, capabilities } = request.params;
+      const client = await this.#upstream.start({ clientInfo, capabilities });
+      const upstream = client.getServerCapabilities() ?? {};
+      this.#upstreamCapabilities = upstream;
+      const version = request.params.protocolVersion;
+      const instructions = client.getInstructions();
+      return {
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+          ? version
+          : LATEST_PROTOCOL_VERSION,
+        capabilities: {
+          ...upstream,
+          tools: { ...upstream.tools },
+          resources: { ...upstream.resources },
+        },
+        serverInfo: client.getServerVersion() ?? { name: this.#options.label, version: '0' },
+        ...(instructions ? { instructions } : {}),
+      };
+    });
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      const own = this.#options.queryTools.definitions;
+      if (!this.#upstreamCapabilities.tools) return { tools: own };
+      const page = (await this.#forward(request, extra)) as {
+        tools: McpTool[];
+        nextCursor?: string;
+      };
+      // A spooled result carries a handle, not the structured content a declared output schema
+      // promises (SDK clients reject a result without it), so no tool declares one.
+      const tools = page.tools
+        .filter((tool) => !this.#options.queryTools.has(tool.name))
+        .map(({ outputSchema: _dropped, ...tool }) => tool);
+      return { ...page, tools: page.nextCursor === undefined ? [...tools, ...own] : tools };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      if (this.#options.queryTools.has(name)) {
+        return this.#options.queryTools.call(name, args, extra.signal);
+      }
+      try {
+        const result = (await this.#send(request, extra)) as CallToolResult;
+        return await spoolCallResult(result, {
+          toolName: name,
+          store: this.#options.store,
+          threshold: this.#options.threshold,
+          scope: this.#options.scope,
+          ttl: this.#options.ttl,
+          signal: extra.signal,
+          ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
+          ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
+        });
+      } catch (error) {
+        // A failed call is a result the model reads, whatever failed: the proxy stays up.
+        const message = error instanceof Error ? error.message : String(error);
+        return { content: [{ type: 'text', text: message }], isError: true };
+      }
+    });
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+      const { uri } = request.params;
+      const id = artifactIdOf(uri);
+      if (id === undefined) return this.#forward(request, extra);
+      const read = await this.#options.queryTools.call(
+        'artifact_read',
+        { callId: id },
+        extra.signal,
+      );
+      const text = read.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      if (read.isError) throw new McpError(ErrorCode.InvalidParams, text);
+      return { contents: [{ uri, mimeType: 'text/plain', text }] };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
+      this.#upstreamCapabilities.resources ? this.#forward(request, extra) : { resources: [] },
+    );
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) =>
+      this.#upstreamCapabilities.resources
+        ? this.#forward(request, extra)
+        : { resourceTemplates: [] },
+    );
+    server.setRequestHandler(SetLevelRequestSchema, (request, extra) =>
+      this.#forward(request, extra),
+    );
+    server.fallbackRequestHandler = (request, extra) => this.#forward(request, extra);
+    server.fallbackNotificationHandler = (notification) => this.#upstream.notify(notification);
+  }
+
+  /** Sends a client request upstream and its answer back, diverted values restored. */
+  async #forward(request: ForwardedRequest, extra: RequestExtra) {
+    const result = await this.#send(request, extra);
+    return (await this.#options.spilled?.resolve(result)) ?? result;
+  }
+
+  /**
+   * Sends a client request upstream as it is: the client's cancellation reaches the upstream
+   * (the SDK sends `notifications/cancelled`), and upstream progress reaches the client under
+   * the client's own progress token.
+   */
+  #send(request: ForwardedRequest, extra: RequestExtra) {
+    const meta = request.params?._meta as { progressToken?: string | number } | undefined;
+    const token = meta?.progressToken;
+    return this.#upstream.request(request as Request, {
+      signal: extra.signal,
+      ...(token === undefined
+        ? {}
+        : {
+            onprogress: (progress) =>
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { ...progress, progressToken: token },
+                } as never)
+                .catch(() => undefined),
+          }),
+    });
+  }
+}
+
+type ForwardedRequest = { method: string; params?: Record<string, unknown> | undefined };
+type RequestExtra = {
+  signal: AbortSignal;
+  requestId: RequestId;
+  sendNotification: (notification: never) => Promise<void>;
+};
