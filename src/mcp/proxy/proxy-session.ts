@@ -57,6 +57,7 @@ export class ProxySession {
   readonly #options: ProxySessionOptions;
   readonly #upstream: UpstreamConnection;
   #upstreamCapabilities: ServerCapabilities = {};
+  #closed: Promise<void> | undefined;
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
@@ -94,9 +95,13 @@ export class ProxySession {
     return this.server.connect(transport);
   }
 
-  async close(): Promise<void> {
-    await this.#upstream.close();
-    await this.server.close();
+  /** Closes the client's transport and the upstream, once. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      await this.#upstream.close();
+      await this.server.close();
+    })();
+    return this.#closed;
   }
 
   #handle(): void {
