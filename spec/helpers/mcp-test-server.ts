@@ -111,6 +111,32 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
     { description: 'Always fails.', inputSchema: { reason: z.string() } },
     ({ reason }) => ({ isError: true, content: [{ type: 'text', text: `cannot: ${reason}` }] }),
   );
+  // The three below touch the process: they make sense only when this file runs as a child.
+  server.registerTool(
+    'crash',
+    { description: 'Writes to stderr and exits with status 3.', inputSchema: {} },
+    () => {
+      process.stderr.write('fatal: the test server crashed on purpose\n', () => process.exit(3));
+      return new Promise<never>(() => undefined);
+    },
+  );
+  server.registerTool(
+    'torn',
+    { description: 'Writes half a message on stdout and exits with status 4.', inputSchema: {} },
+    () => {
+      const half = `{"jsonrpc":"2.0","id":999,"result":{"content":[{"type":"text","text":"${'t'.repeat(100_000)}`;
+      process.stdout.write(half, () => process.exit(4));
+      return new Promise<never>(() => undefined);
+    },
+  );
+  server.registerTool(
+    'noisy',
+    { description: 'Prints a banner on stdout, then answers.', inputSchema: {} },
+    () => {
+      process.stdout.write('debug: not a JSON-RPC line\n');
+      return { content: [{ type: 'text', text: 'after the noise' }] };
+    },
+  );
   return server;
 }
 

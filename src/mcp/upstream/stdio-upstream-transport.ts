@@ -1,0 +1,216 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { SpoolWriterOptions } from '../../spool/spool-writer.js';
+import { JsonSpillParser } from './json-spill-parser.js';
+import type { SpilledValues } from './spilled-values.js';
+import { StderrTail } from './stderr-tail.js';
+
+/**
+ * Options for a {@link StdioUpstreamTransport}.
+ *
+ * @example
+ * ```ts
+ * const options: StdioUpstreamTransportOptions = {
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-everything'],
+ *   spilled: new SpilledValues(),
+ * };
+ * ```
+ */
+export interface StdioUpstreamTransportOptions {
+  /** The upstream MCP server's command. */
+  command: string;
+  args?: readonly string[];
+  /**
+   * The server's environment. Default: the whole `process.env` of this process — unlike the
+   * SDK's stdio transport, which keeps a few variables: whoever started the proxy already chose
+   * what it (and so the server behind it) gets, and servers need their API keys.
+   */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Where big values go; see {@link JsonSpillParserOptions.spillBytes}. */
+  spilled: SpilledValues;
+  /** A string value with more raw bytes is diverted. Default 1 MiB. */
+  spillBytes?: number;
+  /** A longer message is answered with a JSON-RPC error (the proxy's `--max-result`). Default 1 GiB. */
+  maxMessageBytes?: number;
+  /**
+   * `'inherit'` (default): the server's stderr goes on to this process's stderr, and its tail is
+   * kept; `'pipe'`: only the tail is kept.
+   */
+  stderr?: 'inherit' | 'pipe';
+  /** How long `close()` waits after ending stdin, then after SIGTERM, before the next step. Default 2 s. */
+  closeGraceMs?: number;
+  /** Options of the spools big values go to. */
+  writer?: SpoolWriterOptions;
+}
+
+/**
+ * How the upstream server ended.
+ *
+ * @example
+ * ```ts
+ * const { code, signal }: UpstreamExit = await transport.exit;
+ * ```
+ */
+export interface UpstreamExit {
+  code: number | null;
+  signal: string | null;
+}
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable | null>;
+
+/**
+ * The client side of MCP over stdio, for an upstream server of any output size: it starts the
+ * server as a child process and reads its stdout as a stream through a {@link JsonSpillParser},
+ * so a result of hundreds of MB arrives with its big values spilled to spools (tokens of
+ * `spilled` stand in for them) instead of being one string. The SDK's own stdio transport
+ * closes on a message over 10 MiB.
+ *
+ * @example
+ * ```ts
+ * const spilled = new SpilledValues();
+ * const transport = new StdioUpstreamTransport({ command: 'node', args: ['server.js'], spilled });
+ * await client.connect(transport);
+ * transport.exit.then(({ code }) => console.error(`upstream exited with ${code}: ${transport.stderrTail()}`));
+ * ```
+ */
+export class StdioUpstreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Settles when the server has exited and its output is closed. */
+  readonly exit: Promise<UpstreamExit>;
+  readonly #options: StdioUpstreamTransportOptions;
+  readonly #tail = new StderrTail();
+  #settleExit: (exit: UpstreamExit) => void = () => undefined;
+  #child: Child | undefined;
+  #closed = false;
+
+  constructor(options: StdioUpstreamTransportOptions) {
+    this.#options = options;
+    this.exit = new Promise((resolve) => {
+      this.#settleExit = resolve;
+    });
+  }
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last 4 KiB or so of the server's stderr, as text. */
+  stderrTail(): string {
+    return this.#tail.text();
+  }
+
+  /** Starts the server; rejects with `E_MCP_UPSTREAM` naming the command if it cannot start. */
+  start(): Promise<void> {
+    if (this.#child || this.#closed) {
+      return Promise.reject(
+        new SpoolforgeError('E_MCP_UPSTREAM', 'The upstream transport was already started'),
+      );
+    }
+    const { command, args = [], env = process.env, cwd, stderr = 'inherit' } = this.#options;
+    const child = spawn(command, [...args], {
+      env,
+      ...(cwd === undefined ? {} : { cwd }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    this.#child = child;
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.#tail.push(chunk);
+      if (stderr === 'inherit') process.stderr.write(chunk);
+    });
+    child.stdin.on('error', (error) => this.onerror?.(error));
+    const pumped = this.#pump(child);
+    const closed = new Promise<UpstreamExit>((resolve) => {
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    void Promise.all([closed, pumped]).then(([exit]) => {
+      this.#child = undefined;
+      this.#closed = true;
+      this.#settleExit(exit);
+      this.onclose?.();
+    });
+    return new Promise((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => {
+        const failure = new SpoolforgeError(
+          'E_MCP_UPSTREAM',
+          `Cannot start the upstream MCP server ${JSON.stringify(command)}: ${error.message}`,
+          { cause: error },
+        );
+        reject(failure);
+      });
+    });
+  }
+
+  /** Writes one message as a line, waiting for the pipe to drain when it is full. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || stdin.writableEnded) {
+      throw new SpoolforgeError('E_MCP_UPSTREAM', 'The upstream MCP server is not running');
+    }
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        resolve();
+      };
+      stdin.on('drain', done);
+      stdin.on('close', done);
+    });
+  }
+
+  /** Ends the server's stdin, then sends SIGTERM after the grace period, then SIGKILL. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    const grace = this.#options.closeGraceMs ?? 2_000;
+    const exited = this.exit.then(() => true);
+    const waited = () =>
+      Promise.race([
+        exited,
+        new Promise<false>((resolve) => setTimeout(resolve, grace, false).unref()),
+      ]);
+    child.stdin.end();
+    if (await waited()) return;
+    child.kill('SIGTERM');
+    if (await waited()) return;
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Feeds stdout to the parser one chunk at a time: a chunk waits until its spills are written. */
+  async #pump(child: Child): Promise<void> {
+    const parser = new JsonSpillParser({
+      spilled: this.#options.spilled,
+      onmessage: (message) => this.onmessage?.(message),
+      onerror: (error) => this.onerror?.(error),
+      ...(this.#options.spillBytes === undefined ? {} : { spillBytes: this.#options.spillBytes }),
+      ...(this.#options.maxMessageBytes === undefined
+        ? {}
+        : { maxMessageBytes: this.#options.maxMessageBytes }),
+      ...(this.#options.writer === undefined ? {} : { writer: this.#options.writer }),
+    });
+    try {
+      for await (const chunk of child.stdout) await parser.write(chunk as Buffer);
+    } catch (error) {
+      // Spools that cannot be written (a full disk): nothing more can be read safely.
+      this.onerror?.(
+        SpoolforgeError.isInstance(error)
+          ? error
+          : new SpoolforgeError('E_IO', 'Cannot read the upstream output', { cause: error }),
+      );
+      child.stdout.destroy();
+      void this.close();
+    }
+    await parser.end().catch((error: unknown) => this.onerror?.(error as Error));
+  }
+}
