@@ -1,5 +1,5 @@
-import { configuredThreadCount, defaultThreadCount } from '../spool/thread-count.js';
 import type { CachedFile } from './line-index-cache.js';
+import { configuredThreadCount, defaultThreadCount } from './thread-count.js';
 
 /**
  * What a parallel scan does per byte: `grep` matches lines (more work per byte, so threads pay
