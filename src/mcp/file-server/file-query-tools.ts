@@ -59,6 +59,17 @@ function inFileTerms(error: unknown, renamesPath: boolean): unknown {
 }
 
 /**
+ * A result's notes that name a tool without spelling a call (`artifact_grep shows the text
+ * around a match`, `see artifact_json op "type"`), in the file tools' names. Only these
+ * phrases: the rest of a result is the file's own text.
+ */
+function inFileNotes(text: string): string {
+  return text
+    .replaceAll('; artifact_grep shows the text', '; file_grep shows the text')
+    .replaceAll('artifact_json op "', 'file_json op "');
+}
+
+/**
  * One of the forged query tools (`artifact_read`, `artifact_grep`, `artifact_json`,
  * `artifact_md`) as a file tool: the same descriptor, arguments, bounds and numbered lines, with
  * `path` for `callId`. A file whose kind does not offer the query (`file_json` on a log) is an
@@ -103,7 +114,7 @@ export function fileQueryTool(
             signal,
             continuation,
           });
-          return text.replaceAll('; artifact_grep shows the text', '; file_grep shows the text');
+          return inFileNotes(text);
         } catch (error) {
           throw inFileTerms(error, renamesPath);
         }
