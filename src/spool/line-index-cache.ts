@@ -70,6 +70,7 @@ export function lineIndexCacheDirectory(environment = process.env): string | und
  *
  * @example
  * ```ts
+ * const file = { path, stats: await stat(path) };
  * const index = (await loadLineIndex(file)) ?? new LineIndex();
  * ```
  */
@@ -104,7 +105,7 @@ export interface SaveLineIndexOptions {
  *
  * @example
  * ```ts
- * await saveLineIndex(file, index, { stderr: () => process.stderr });
+ * await saveLineIndex({ path, stats: await stat(path) }, index, { stderr: () => process.stderr });
  * ```
  */
 export async function saveLineIndex(

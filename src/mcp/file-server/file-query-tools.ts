@@ -77,7 +77,7 @@ function inFileNotes(text: string): string {
  *
  * @example
  * ```ts
- * const fileGrep = fileQueryTool(grepDescriptor, targets, {});
+ * const fileGrep = fileQueryTool(method, targets, {});
  * ```
  */
 export function fileQueryTool(

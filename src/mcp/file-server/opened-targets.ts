@@ -18,8 +18,11 @@ interface Entry {
  *
  * @example
  * ```ts
- * const targets = new OpenedTargets(8);
- * await targets.use(path, version, (previous) => openFile(path, stats, kinds, { previous }), run);
+ * const opened = new OpenedTargets(8);
+ * const stats = await stat(path);
+ * const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+ * const open = (previous?: OpenedTarget) => openFile(path, stats, defaultArtifactKinds, { previous });
+ * await opened.use(path, version, open, async ({ artifact }) => artifact.lineCount());
  * ```
  */
 export class OpenedTargets {
