@@ -13,3 +13,5 @@ export declare const paths: ConfinedPaths;
 export declare const urls: UrlAllowList;
 export declare const targets: FileTargets;
 export declare const method: ToolMethodDescriptor<SpooledArtifact>;
+export declare const url: string;
+export { HttpSpoolReader } from '../../src/spool/http/http-spool-reader.js';

@@ -27,6 +27,7 @@ beforeAll(async () => {
   await symlink(join(base, 'outdir'), join(root, 'linked-dir'));
   await symlink(join(root, 'sub', 'deep.log'), join(root, 'link-in'));
   await symlink(root, join(base, 'root-link'));
+  await symlink(join(base, 'loop'), join(base, 'loop'));
 });
 
 afterAll(async () => {
@@ -70,6 +71,10 @@ describe('file server confinement', () => {
     expect(await server.error('file_read', { path: 'linked-dir/no-such.txt' })).toBe(
       refused('linked-dir/no-such.txt', root),
     );
+    // Other failures outside (a link loop, a file taken for a directory) say no more.
+    for (const path of ['../loop', '../secret.txt/x', join(base, 'loop', 'x')]) {
+      expect(await server.error('file_read', { path })).toBe(refused(path, root));
+    }
     expect(await server.error('file_read', { path: 'sub/no-such.log' })).toBe(
       'Error (E_FILE_NOT_FOUND): sub/no-such.log: No such file or directory',
     );
@@ -189,6 +194,25 @@ describe('file server URLs', () => {
     expect(await client.error('file_list', { path: `${prefix}/` })).toContain(
       'a URL has no entries to list',
     );
+  });
+
+  it('follows a redirect only to a URL under a prefix', async () => {
+    const files = serveFiles(join(web, 'index'));
+    const server = await startServer((request, response) => {
+      const to = { '/logs/moved.log': '/logs/ci.log', '/logs/escape.log': '/private.log' }[
+        request.url ?? ''
+      ];
+      if (to === undefined) return files(request, response);
+      response.writeHead(302, { location: to }).end();
+    });
+    const client = await connectFileServer({ roots: [], allowUrls: [`${server.origin}/logs/`] });
+    expect(
+      await client.text('file_read', { path: `${server.origin}/logs/moved.log`, end: 1 }),
+    ).toBe('lines 1–1 of 50000:\n1:line 1\n');
+    expect(await client.error('file_read', { path: `${server.origin}/logs/escape.log` })).toBe(
+      `Error (E_PATH_NOT_ALLOWED): "${server.origin}/private.log" is not under the URL prefixes this server reads: ${server.origin}/logs/`,
+    );
+    expect(server.requests.map((request) => request.url)).not.toContain('/private.log');
   });
 
   it('a server without URL prefixes refuses every URL; a bad prefix fails at creation', async () => {

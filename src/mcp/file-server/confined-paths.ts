@@ -50,20 +50,22 @@ export class ConfinedPaths {
   /**
    * The real path of `path` when it lies under a root; else `E_PATH_NOT_ALLOWED` naming the
    * roots. A missing path under a root is `E_FILE_NOT_FOUND`; one outside says only that it is
-   * outside, whether it exists or not.
+   * outside, whether it exists or not, and so does any other failure to resolve it.
    */
   async resolve(path: string): Promise<string> {
     const first = this.#roots[0];
     if (path === '' || (!isAbsolute(path) && first === undefined)) throw this.#outside(path);
     // Joined as a string, not normalised: `link/..` must mean what the system makes of it.
     const joined = isAbsolute(path) || first === undefined ? path : `${first.real}${sep}${path}`;
+    let real: string;
     try {
-      const real = await realpath(joined);
-      if (this.#inside(real)) return real;
+      real = await realpath(joined);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(path, error);
-      if (this.#inside(await nearestExisting(joined))) throw fileError(path, error);
+      // A failure (missing, a link loop, a file taken for a directory) is told only inside.
+      if (!this.#inside(await nearestExisting(joined))) throw this.#outside(path);
+      throw fileError(path, error);
     }
+    if (this.#inside(real)) return real;
     throw this.#outside(path);
   }
 

@@ -3,6 +3,7 @@ import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { fileError } from '../../spool/file-errors.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
+import { allowedRedirectsFetch } from './allowed-redirects-fetch.js';
 import type { ConfinedPaths } from './confined-paths.js';
 import { type OpenedTarget, openFile, openUrl } from './open-target.js';
 import { OpenedTargets } from './opened-targets.js';
@@ -47,7 +48,10 @@ export class FileTargets {
     this.paths = options.paths;
     this.urls = options.urls;
     this.#kinds = options.kinds;
-    this.#http = options.http;
+    this.#http = {
+      ...options.http,
+      fetch: allowedRedirectsFetch(options.urls, options.http.fetch),
+    };
     this.#opened = new OpenedTargets(options.capacity);
   }
 
