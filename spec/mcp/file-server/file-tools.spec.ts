@@ -139,6 +139,20 @@ describe('file server tools', () => {
     expect(continued).toContain(`\n${lastShown + 1}:${logLine(lastShown + 1)}\n`);
   });
 
+  it('limits bound every result', async () => {
+    const server = await connectFileServer({
+      roots: [root],
+      limits: { maxResultBytes: 4096, maxLineChars: 100 },
+    });
+    const text = await server.text('file_read', { path: 'build.log' });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    expect(text).toContain('[cut at 4.0 KiB. Continue with file_read {"path":"build.log","start":');
+    const line = await server.text('file_read', { path: 'minified.txt' });
+    expect(line).toMatch(
+      /^lines 1–1 of 1:\n1:x{100}… \[line cut: 100 chars of a 4\.8 MiB line; file_grep shows the text around a match\]\n$/,
+    );
+  });
+
   it('file_grep: numbered matches, context with --, and a cut that continues from startLine', async () => {
     const server = await connectFileServer({ roots: [root] });
     expect(await server.text('file_grep', { path: 'build.log', pattern: 'ERROR' })).toBe(

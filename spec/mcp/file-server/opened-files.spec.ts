@@ -61,6 +61,16 @@ describe.runIf(process.platform === 'linux')('file server opened files', () => {
     await server.client.close();
     await expect.poll(openUnderRoot).toEqual([]);
   });
+
+  it('closes, with its files, when its signal aborts', async () => {
+    const controller = new AbortController();
+    const server = await connectFileServer({ roots: [root], signal: controller.signal });
+    await server.text('file_stat', { path: 'a.log' });
+    expect(await openUnderRoot()).toEqual([join(root, 'a.log')]);
+    controller.abort();
+    await expect.poll(openUnderRoot).toEqual([]);
+    await expect(server.call('file_stat', { path: 'a.log' })).rejects.toThrow('Not connected');
+  });
 });
 
 describe('file server line indexes', () => {
