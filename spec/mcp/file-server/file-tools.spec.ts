@@ -268,6 +268,9 @@ describe('file server tools', () => {
     expect(
       await server.text('file_json', { path: 'data.json', op: 'get', jsonPath: '$.nothing' }),
     ).toContain('file_json op "shape" shows the paths that exist');
+    expect(await server.error('file_json', { path: 'data.json', op: 'keys', start: 1 })).toBe(
+      'Error (E_INVALID_TOOL_ARGS): file_json op "keys" takes jsonPath, startIndex, not start',
+    );
     expect(await server.error('file_json', { path: 'data.json', op: 'get' })).toBe(
       'Error (E_INVALID_TOOL_ARGS): file_json op "get" needs a jsonPath',
     );

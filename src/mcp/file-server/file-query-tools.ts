@@ -54,7 +54,8 @@ function continuation(toolName: string, { callId, ...args }: Record<string, unkn
 function inFileTerms(error: unknown, renamesPath: boolean): unknown {
   if (!SpoolforgeError.isInstance(error)) return error;
   let message = error.message.replace(/\bartifact_(read|grep|json|md)\b/g, 'file_$1');
-  if (renamesPath) message = message.replace(/\bpath\b/g, 'jsonPath');
+  // The argument's name as a word, not a file name (`path.json`) or a key of a spelled call.
+  if (renamesPath) message = message.replace(/(?<![\w"./-])path(?![\w"./-])/g, 'jsonPath');
   return new SpoolforgeError(error.code, message, { cause: error });
 }
 
