@@ -154,7 +154,7 @@ describe('the export lists of the built package', () => {
   });
 
   it('spoolforge/mcp', () => {
-    expect(runTimeExports('spoolforge/mcp')).toEqual(['mcpTools']);
+    expect(runTimeExports('spoolforge/mcp')).toEqual(['createFileServer', 'mcpTools']);
   });
 
   it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {
