@@ -18,7 +18,7 @@ import type { FileTargets } from './file-targets.js';
  */
 export const pathArgument = z
   .string()
-  .describe('A file: absolute, or relative to the first root (see file_list); or an allowed URL.');
+  .describe('A file, absolute or relative to the first root; or an allowed URL.');
 
 /**
  * A descriptor's own argument that the file's `path` takes the place of is renamed (the JSON
