@@ -154,7 +154,14 @@ describe('the export lists of the built package', () => {
   });
 
   it('spoolforge/mcp', () => {
-    expect(runTimeExports('spoolforge/mcp')).toEqual(['McpSpoolProxy', 'listenStreamableHttp', 'mcpTools']);
+    expect(runTimeExports('spoolforge/mcp')).toEqual([
+      'McpSpoolProxy',
+      'SpilledValues',
+      'StdioUpstreamTransport',
+      'createFileServer',
+      'listenStreamableHttp',
+      'mcpTools',
+    ]);
   });
 
   it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {

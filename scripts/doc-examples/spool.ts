@@ -10,3 +10,4 @@ export declare const tasks: unknown[];
 /** A worker's task. */
 export declare function run(task: unknown): Promise<unknown>;
 export declare function write(records: Uint8Array): void;
+export { stat } from 'node:fs/promises';

@@ -1,11 +1,11 @@
 import { sniffBuiltInKind } from '../artifact/kinds/built-in-sniffers.js';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import { LineIndex } from '../spool/line-index.js';
+import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from '../spool/line-index-cache.js';
 import { buildLineIndexInParallel } from '../spool/parallel-line-index.js';
+import { runsInParallel } from '../spool/parallel-threshold.js';
 import type { CliContext, Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
-import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
-import { runsInParallel } from './parallel-threshold.js';
 import { parseArguments } from './parse-arguments.js';
 import { Progress } from './progress.js';
 import { sourceOptions, withSource } from './source-operand.js';

@@ -4,12 +4,12 @@ import type { GrepSink } from '../grep/grep-sink.js';
 import { parallelGrepScan } from '../grep/parallel-grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { newline } from '../spool/newlines.js';
+import { runsInParallel } from '../spool/parallel-threshold.js';
 import type { CliContext, Command } from './cli-context.js';
 import { type CliSource, openSource } from './cli-source.js';
 import { colon, grepPrinter, type PrintedSoFar } from './grep-printer.js';
 import { type GrepSettings, parseGrepArguments } from './grep-settings.js';
 import type { Output } from './output.js';
-import { runsInParallel } from './parallel-threshold.js';
 import { Progress } from './progress.js';
 
 /** The name GNU grep gives standard input in its output. */

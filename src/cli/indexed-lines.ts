@@ -1,11 +1,11 @@
 import { LineIndex } from '../spool/line-index.js';
+import type { SaveLineIndexOptions } from '../spool/line-index-cache.js';
+import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from '../spool/line-index-cache.js';
 import { countNewlines } from '../spool/newlines.js';
+import { runsInParallel } from '../spool/parallel-threshold.js';
 import type { CliSource } from './cli-source.js';
 import { copyLines } from './copy-lines.js';
-import type { SaveLineIndexOptions } from './line-index-cache.js';
-import { loadLineIndex, minimumCachedFileBytes, saveLineIndex } from './line-index-cache.js';
 import type { Output } from './output.js';
-import { runsInParallel } from './parallel-threshold.js';
 
 /**
  * Copies lines `[start, end)` (0-based) like {@link copyLines}, but through a large file's

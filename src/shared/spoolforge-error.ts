@@ -27,6 +27,7 @@ export type SpoolforgeErrorCode =
   | 'E_MCP_UPSTREAM'
   | 'E_NOT_A_FILE'
   | 'E_NOT_REOPENABLE'
+  | 'E_PATH_NOT_ALLOWED'
   | 'E_REGEX_INVALID'
   | 'E_REGEX_TIMEOUT'
   | 'E_REMOTE_CHANGED'

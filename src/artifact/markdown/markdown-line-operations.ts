@@ -78,7 +78,7 @@ const section: Operation = {
       );
     }
     const sections = await artifact.sections({ signal });
-    const listAll = continueWith(markdownToolName, { callId, op: 'sections' });
+    const listAll = continuation(markdownToolName, { callId, op: 'sections' });
     const found =
       index == null
         ? sectionByHeading(sections, heading ?? '', listAll)

@@ -1,5 +1,5 @@
-import { configuredThreadCount, defaultThreadCount } from '../spool/thread-count.js';
 import type { CachedFile } from './line-index-cache.js';
+import { configuredThreadCount, defaultThreadCount } from './thread-count.js';
 
 /**
  * What a parallel scan does per byte: `grep` matches lines (more work per byte, so threads pay
@@ -27,7 +27,8 @@ const defaultMinimumBytes: Record<ParallelScan, number> = {
  *
  * @example
  * ```ts
- * if (source.file && runsInParallel(source.file, 'grep')) await parallelGrepScan(source.file.path, pattern, options, sink);
+ * const file = { path, stats: await stat(path) };
+ * if (runsInParallel(file, 'grep')) await parallelGrepScan(path, 'ERROR', {}, sink);
  * ```
  */
 export function runsInParallel(file: CachedFile, scan: ParallelScan): boolean {

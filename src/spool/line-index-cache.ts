@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { LineIndex } from '../spool/line-index.js';
+import { LineIndex } from './line-index.js';
 
 /** Smaller files are scanned again: reading them costs less than a cache file. */
 export const minimumCachedFileBytes = 16 * 1024 * 1024;
@@ -23,7 +23,7 @@ const checksumBytes = 32;
 const byteOrder = new Uint8Array(Float64Array.of(1).buffer)[7] === 0x3f ? 'LE' : 'BE';
 
 /**
- * A regular file as the CLI opened it: the path and the stats that key its cached index.
+ * A regular file as the CLI or `mcp serve` opened it: the path and the stats that key its cached index.
  */
 export interface CachedFile {
   path: string;
@@ -46,7 +46,7 @@ interface EntryHeader {
 }
 
 /**
- * Where the CLI keeps line indexes of large files: `$SPOOLFORGE_CACHE_DIR`, else
+ * Where the CLI and `mcp serve` keep line indexes of large files: `$SPOOLFORGE_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/spoolforge`, else `~/.cache/spoolforge`; `SPOOLFORGE_CACHE_DIR=off` turns
  * the cache off.
  *
@@ -70,6 +70,7 @@ export function lineIndexCacheDirectory(environment = process.env): string | und
  *
  * @example
  * ```ts
+ * const file = { path, stats: await stat(path) };
  * const index = (await loadLineIndex(file)) ?? new LineIndex();
  * ```
  */
@@ -104,7 +105,7 @@ export interface SaveLineIndexOptions {
  *
  * @example
  * ```ts
- * await saveLineIndex(file, index, { stderr: () => process.stderr });
+ * await saveLineIndex({ path, stats: await stat(path) }, index, { stderr: () => process.stderr });
  * ```
  */
 export async function saveLineIndex(
