@@ -12,6 +12,8 @@ const usage = `Usage:
   spoolforge lines START END SOURCE     # 1-based inclusive, as sed -n 'START,ENDp'
   spoolforge count SOURCE               # lines; a final line without a newline counts
   spoolforge stat  SOURCE               # JSON: bytes, lines, detected kind
+  spoolforge mcp   [options] -- COMMAND [ARGS...] | --upstream URL   # spooling MCP proxy
+  spoolforge mcp serve --root DIR... [--allow-url PREFIX...]         # files as MCP tools
   spoolforge --version | -V | --help | help
 
 SOURCE is a file path, an http(s) URL (read with Range requests) or - for standard input
@@ -42,6 +44,7 @@ const commands: Record<string, () => Promise<Command>> = {
   lines: async () => linesCommand,
   count: async () => (await import('./count-stat-commands.js')).countCommand,
   stat: async () => (await import('./count-stat-commands.js')).statCommand,
+  mcp: async () => (await import('./mcp-command.js')).mcpCommand,
 };
 
 /**
@@ -67,7 +70,8 @@ async function runCommand(argv: readonly string[], context: CliContext): Promise
   // --help anywhere before `--` (a command's own too); -h only in first place: in grep it is
   // GNU's no-filename.
   const options = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
-  if (name === 'help' || name === '-h' || options.includes('--help')) {
+  // mcp reads its own --help (and `mcp serve`'s).
+  if (name === 'help' || name === '-h' || (name !== 'mcp' && options.includes('--help'))) {
     context.output.writeText(usage);
     return 0;
   }

@@ -3,8 +3,8 @@ import type { ResultLimits } from '../../artifact/forge/model-lines.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
+import type { SpilledValues } from '../upstream/spilled-values.js';
 import { ProxySession } from './proxy-session.js';
-import type { SpilledValueRegistry } from './spilled-value-registry.js';
 import { StoreQueryTools } from './store-query-tools.js';
 import type { UpstreamTransportFactory } from './upstream-connection.js';
 
@@ -48,7 +48,7 @@ export interface McpSpoolProxyOptions {
   /** Names the upstream in messages. Default `upstream server`. */
   label?: string;
   /** The values a spilling upstream transport diverted from its messages. */
-  spilled?: SpilledValueRegistry;
+  spilled?: SpilledValues;
   /** Trouble that reaches no request (a malformed line from the upstream), for a log. */
   onError?: (error: Error) => void;
 }

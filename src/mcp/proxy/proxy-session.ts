@@ -20,8 +20,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
+import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactIdOf } from './artifact-uri.js';
-import type { SpilledValueRegistry } from './spilled-value-registry.js';
 import { spoolCallResult } from './spool-call-result.js';
 import type { StoreQueryTools } from './store-query-tools.js';
 import {
@@ -41,7 +41,7 @@ export interface ProxySessionOptions {
   timeout: number;
   scope: string;
   kinds?: ArtifactKinds;
-  spilled?: SpilledValueRegistry;
+  spilled?: SpilledValues;
   onError?: (error: Error) => void;
 }
 

@@ -4,12 +4,8 @@ import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import { renderHandle } from '../../executor/render-handle.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
+import type { SpilledValue, SpilledValues } from '../upstream/spilled-values.js';
 import { artifactUri } from './artifact-uri.js';
-import {
-  type SpilledValue,
-  type SpilledValueRegistry,
-  spilledJsonToken,
-} from './spilled-value-registry.js';
 
 /** What {@link spoolCallResult} needs besides the result. */
 export interface SpoolCallResultOptions {
@@ -23,7 +19,7 @@ export interface SpoolCallResultOptions {
   ttl?: number;
   kinds?: ArtifactKinds;
   /** The values the upstream transport diverted from this result, if it diverts any. */
-  spilled?: SpilledValueRegistry;
+  spilled?: SpilledValues;
   signal?: AbortSignal;
 }
 
@@ -54,7 +50,7 @@ export async function spoolCallResult(
     const text = textOf(part);
     return text === undefined ? [] : [text];
   });
-  const structuredToken = spilledJsonToken(structured, options.spilled);
+  const structuredToken = options.spilled?.markerToken(structured);
   for (const value of [...texts, structuredToken]) own(value);
   try {
     const bytes = (text: string) => owned.get(text)?.byteLength ?? Buffer.byteLength(text);
@@ -85,7 +81,7 @@ async function spoolParts(
   let pieces: Piece[];
   let mediaType: string | undefined;
   if (structured !== undefined) {
-    const token = spilledJsonToken(structured, options.spilled);
+    const token = options.spilled?.markerToken(structured);
     const value = token === undefined ? undefined : owned.get(token);
     pieces = [value?.stream() ?? JSON.stringify(structured, null, 2)];
     mediaType = 'application/json';

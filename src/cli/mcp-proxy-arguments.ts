@@ -1,0 +1,173 @@
+import { McpSpoolProxy } from '../mcp/proxy/mcp-spool-proxy.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+
+/** `spoolforge mcp --help`. */
+export const mcpUsage = `Usage:
+  spoolforge mcp [options] -- COMMAND [ARGS...]     proxy a stdio MCP server
+  spoolforge mcp [options] --upstream URL [--header 'K: V']...   proxy a Streamable HTTP one
+  spoolforge mcp serve --root DIR... [--allow-url PREFIX...]     files and URLs as MCP tools
+
+A result whose text, embedded text and structured content pass the threshold is kept in the
+store; the client gets a short handle, a resource link, and the tools artifact_read,
+artifact_grep, artifact_list, artifact_json and artifact_md to query it by its id.
+
+Options:
+  --threshold SIZE     spool results past this (default 16K: ~4k-8k tokens, under the
+                       10k-token limits of Claude Code and Codex)
+  --store DIR          the store (default $XDG_STATE_HOME/spoolforge, else ~/.local/state/spoolforge)
+  --ttl DURATION       how long an output stays queryable: 90s, 30m, 12h, 7d (default 7d)
+  --timeout SECONDS    an upstream request unanswered this long fails; 0 never (default 300)
+  --max-result SIZE    the largest upstream message accepted (default 1G)
+  --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
+  --token TOKEN        with --listen: require "Authorization: Bearer TOKEN" (env SPOOLFORGE_MCP_TOKEN)
+  --allow-origin URL   with --listen: an Origin allowed besides the listener's own (repeatable)
+  --allow-host HOST    with --listen: a Host header allowed besides the listener's (repeatable)
+SIZE is bytes, or with K, M or G (KiB, MiB, GiB).
+`;
+
+/** What the proxy command was asked to do. */
+export interface ProxySettings {
+  upstream:
+    | { kind: 'command'; command: string; args: string[] }
+    | { kind: 'url'; url: string; headers: Record<string, string> };
+  /** The upstream as a person reads it: messages and the scope of its outputs. */
+  label: string;
+  threshold: number;
+  store: string | undefined;
+  ttl: number;
+  timeout: number;
+  maxResult: number;
+  listen:
+    | {
+        host: string;
+        port: number;
+        token: string | undefined;
+        allowedOrigins: string[];
+        allowedHosts: string[];
+      }
+    | undefined;
+}
+
+const valued = [
+  '--threshold',
+  '--store',
+  '--ttl',
+  '--timeout',
+  '--max-result',
+  '--upstream',
+  '--header',
+  '--listen',
+  '--token',
+  '--allow-origin',
+  '--allow-host',
+];
+
+/**
+ * Parses `spoolforge mcp`'s arguments (options before `--`, the upstream command after it).
+ *
+ * @example
+ * ```ts
+ * parseProxyArguments(['--threshold', '32K', '--', 'npx', 'server-github'], {}).threshold; // 32768
+ * ```
+ */
+export function parseProxyArguments(
+  argv: readonly string[],
+  environment: NodeJS.ProcessEnv,
+): ProxySettings {
+  const values = new Map<string, string[]>();
+  let command: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string;
+    if (argument === '--') {
+      command = argv.slice(index + 1);
+      break;
+    }
+    const [name = '', inline] = argument.split(/=(.*)/s, 2);
+    if (!valued.includes(name)) throw usage(`unrecognized option '${argument}'`);
+    const value = inline ?? argv[++index];
+    if (value === undefined) throw usage(`option '${name}' requires a value`);
+    values.set(name, [...(values.get(name) ?? []), value]);
+  }
+  const last = (name: string) => values.get(name)?.at(-1);
+  const url = last('--upstream');
+  if (url !== undefined && command.length > 0)
+    throw usage('give --upstream URL or -- COMMAND, not both');
+  const [program, ...args] = command;
+  if (url === undefined && program === undefined)
+    throw usage('no upstream: give -- COMMAND [ARGS...] or --upstream URL');
+  const upstream: ProxySettings['upstream'] =
+    url !== undefined
+      ? { kind: 'url', url: checkedUrl(url), headers: headers(values.get('--header') ?? []) }
+      : { kind: 'command', command: program as string, args };
+  const listen = last('--listen');
+  return {
+    upstream,
+    label: upstream.kind === 'url' ? upstream.url : command.join(' '),
+    threshold: size(last('--threshold'), McpSpoolProxy.defaultThreshold, '--threshold'),
+    store: last('--store'),
+    ttl: duration(last('--ttl') ?? '7d'),
+    timeout: seconds(last('--timeout') ?? '300', '--timeout') * 1000,
+    maxResult: size(last('--max-result'), 1024 ** 3, '--max-result'),
+    listen:
+      listen === undefined
+        ? undefined
+        : {
+            ...hostPort(listen),
+            token: last('--token') ?? (environment.SPOOLFORGE_MCP_TOKEN || undefined),
+            allowedOrigins: values.get('--allow-origin') ?? [],
+            allowedHosts: values.get('--allow-host') ?? [],
+          },
+  };
+}
+
+function usage(message: string): SpoolforgeError {
+  return new SpoolforgeError('E_INVALID_ARGUMENT', `mcp: ${message} (spoolforge mcp --help)`);
+}
+
+function size(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const match = /^(\d+)([KMG]?)i?B?$/i.exec(text.trim());
+  if (!match) throw usage(`${name} takes a size such as 16384, 64K or 1G, not '${text}'`);
+  const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match[2] ?? '').toUpperCase()] ?? 1;
+  return Number(match[1]) * unit;
+}
+
+function seconds(text: string, name: string): number {
+  const value = Number(text);
+  if (!(text.trim() !== '' && value >= 0))
+    throw usage(`${name} takes seconds (0 for none), not '${text}'`);
+  return value;
+}
+
+function duration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(text.trim());
+  if (!match) throw usage(`--ttl takes a duration such as 90s, 30m, 12h or 7d, not '${text}'`);
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] ?? ''] ?? 1;
+  return Number(match[1]) * unit * 1000;
+}
+
+function checkedUrl(text: string): string {
+  const parsed = URL.canParse(text) ? new URL(text) : undefined;
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    throw usage(`--upstream takes an http(s) URL, not '${text}'`);
+  }
+  return parsed.href;
+}
+
+function headers(lines: readonly string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw usage(`--header takes 'Name: value', not '${line}'`);
+    result[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return result;
+}
+
+function hostPort(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
+  const port = Number(match?.[3]);
+  if (!match || port > 65_535)
+    throw usage(`--listen takes HOST:PORT (127.0.0.1:8808), not '${text}'`);
+  return { host: (match[1] ?? match[2]) as string, port };
+}
