@@ -160,7 +160,9 @@ export class ProxySession {
       } catch (error) {
         // A failed call is a result the model reads, whatever failed: the proxy stays up.
         const message = error instanceof Error ? error.message : String(error);
-        return { content: [{ type: 'text', text: message }], isError: true };
+        // The SDK prefixes "MCP error -32000: " to what the model needs to read.
+        const text = message.replace(/^MCP error -?\d+: /, '');
+        return { content: [{ type: 'text', text }], isError: true };
       }
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
