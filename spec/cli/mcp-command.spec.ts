@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countTextTokens } from '../../src/artifact/tokens/load-tokenizer.js';
@@ -49,6 +51,57 @@ describe('spoolforge mcp', () => {
     })) as CallToolResult;
     expect(textOf(grep)).toMatch(new RegExp(`^\\d+:${needle}$`, 'm'));
   }, 60_000);
+
+  it('--listen serves Streamable HTTP with the token from the environment, and stops on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        cliPath,
+        'mcp',
+        '--listen',
+        '127.0.0.1:0',
+        '--store',
+        await tempDirectory(),
+        '--',
+        process.execPath,
+        '--import',
+        'tsx',
+        testServer,
+      ],
+      {
+        env: { ...process.env, SPOOLFORGE_MCP_TOKEN: 'from-env' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const found = /serving (http:\S+)/.exec(stderr)?.[1];
+        if (found) resolve(found);
+      });
+      child.on('exit', () => reject(new Error(`exited: ${stderr}`)));
+    });
+    try {
+      expect((await fetch(url, { method: 'POST' })).status).toBe(401);
+      const client = new Client({ name: 'cli-spec', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: 'Bearer from-env' } },
+        }),
+      );
+      const result = (await client.callTool({
+        name: 'fail',
+        arguments: { reason: 'http' },
+      })) as CallToolResult;
+      expect(textOf(result)).toBe('cannot: http');
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 30_000);
 
   it('prints its usage, and refuses options it does not know with status 2', async () => {
     const help = await runCli(['mcp', '--help']);

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { parseProxyArguments } from '../../src/cli/mcp-proxy-arguments.js';
+
+describe('spoolforge mcp arguments', () => {
+  it('reads sizes, durations, repeated headers and the command after --', () => {
+    const settings = parseProxyArguments(
+      [
+        '--threshold=64K',
+        '--ttl',
+        '12h',
+        '--timeout',
+        '0',
+        '--max-result',
+        '2G',
+        '--',
+        'npx',
+        '-y',
+        'server',
+        '--flag',
+      ],
+      {},
+    );
+    expect(settings).toMatchObject({
+      upstream: { kind: 'command', command: 'npx', args: ['-y', 'server', '--flag'] },
+      label: 'npx -y server --flag',
+      threshold: 64 * 1024,
+      ttl: 12 * 3600 * 1000,
+      timeout: 0,
+      maxResult: 2 * 1024 ** 3,
+      listen: undefined,
+    });
+    const remote = parseProxyArguments(
+      [
+        '--upstream',
+        'https://mcp.example.com/mcp',
+        '--header',
+        'Authorization: Bearer a:b',
+        '--header',
+        'X-Team: 7',
+        '--listen',
+        '[::1]:8808',
+      ],
+      { SPOOLFORGE_MCP_TOKEN: 'env-token' },
+    );
+    expect(remote.upstream).toEqual({
+      kind: 'url',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer a:b', 'X-Team': '7' },
+    });
+    expect(remote.listen).toEqual({
+      host: '::1',
+      port: 8808,
+      token: 'env-token',
+      allowedOrigins: [],
+      allowedHosts: [],
+    });
+    expect(parseProxyArguments(['--', 'server'], {})).toMatchObject({
+      threshold: 16 * 1024,
+      ttl: 7 * 86_400_000,
+      timeout: 300_000,
+      maxResult: 1024 ** 3,
+    });
+  });
+
+  it('refuses what it cannot read with the option named', () => {
+    const refused = (argv: string[]) => () => parseProxyArguments(argv, {});
+    expect(refused(['--threshold', 'lots', '--', 's'])).toThrow(/--threshold takes a size/);
+    expect(refused(['--ttl', '1w', '--', 's'])).toThrow(/--ttl takes a duration/);
+    expect(refused(['--timeout', '-1', '--', 's'])).toThrow(/--timeout takes seconds/);
+    expect(refused(['--upstream', 'file:///etc/passwd'])).toThrow(
+      /--upstream takes an http\(s\) URL/,
+    );
+    expect(refused(['--upstream', 'http://h/mcp', '--', 's'])).toThrow(/not both/);
+    expect(refused(['--listen', '8808', '--', 's'])).toThrow(/--listen takes HOST:PORT/);
+    expect(refused(['--header', 'nocolon', '--upstream', 'http://h/'])).toThrow(
+      /--header takes 'Name: value'/,
+    );
+    expect(refused(['--store'])).toThrow(/'--store' requires a value/);
+  });
+});
