@@ -77,10 +77,28 @@ describe('JsonSpillParser', () => {
 
   it('decodes escapes and surrogate pairs exactly as JSON.parse does, in bytes', async () => {
     const units = [0x22, 0x5c, 0x2f, 0x08, 0x0c, 0x0a, 0x0d, 0x09, 0x00, 0x1f, 0x41, 0xe9, 0x20ac];
+    const longPieces = [
+      '\\"',
+      '\\\\',
+      '\\/',
+      '\\b',
+      '\\f',
+      '\\n',
+      '\\r',
+      '\\t',
+      'é',
+      '😀',
+      '中',
+      'a b',
+    ];
     const surrogates = [0xd83d, 0xde00, 0xdbff, 0xdc00, 0xd800, 0xdfff];
     for (let round = 0; round < 300; round += 1) {
       let escaped = '';
-      for (let index = 0; index < 40; index += 1) {
+      // Odd rounds: long strings with no \u escape, which take the JSON.parse path in big pieces.
+      for (let index = 0; round % 2 === 1 && index < 600; index += 1) {
+        escaped += longPieces[Math.floor(Math.random() * longPieces.length)];
+      }
+      for (let index = 0; round % 2 === 0 && index < 40; index += 1) {
         const pick = Math.random();
         if (pick < 0.3)
           escaped += JSON.stringify(String.fromCharCode(units[index % units.length] ?? 0x41)).slice(

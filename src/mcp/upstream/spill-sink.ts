@@ -26,7 +26,7 @@ export interface SpillSinkOptions {
  * @example
  * ```ts
  * const sink = new SpillSink({ track: (write) => pending.push(write) });
- * sink.append(new TextEncoder().encode('spilled text'));
+ * sink.append(Buffer.from('spilled text'));
  * sink.end();
  * await Promise.all(pending);
  * sink.writer.byteLength; // 12
