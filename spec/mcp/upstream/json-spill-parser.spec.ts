@@ -252,6 +252,33 @@ describe('JsonSpillParser', () => {
     expect(spilled.size).toBe(0);
   });
 
+  it('answers a result whose small values alone pass maxSkeletonBytes with an error for its id', async () => {
+    // Thousands of short parts: nothing to spill, so all of it would have to be parsed at once.
+    const content = Array.from({ length: 3_000 }, (_, index) => ({
+      type: 'text',
+      text: `part ${index}`,
+    }));
+    const big = JSON.stringify({ result: { content }, jsonrpc: '2.0', id: 'many' });
+    const input = `${big}\n{"jsonrpc":"2.0","id":2,"result":{}}\n`;
+    const { spilled, messages, errors } = await parse([Buffer.from(input)], {
+      spillBytes: 1_000,
+      maxSkeletonBytes: 10_000,
+    });
+    expect(errors).toEqual([]);
+    expect(messages).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'many',
+        error: {
+          code: -32603,
+          message: `upstream result of ${big.length} bytes has more than 10000 bytes outside its large values, too many to parse at once`,
+        },
+      },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+    expect(spilled.size).toBe(0);
+  });
+
   it('drops a message cut off by the end of the input and frees its spills', async () => {
     const input = `{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"${'w'.repeat(5_000)}`;
     const { spilled, messages, errors } = await parse([Buffer.from(input)], { spillBytes: 100 });

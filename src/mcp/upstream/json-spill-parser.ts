@@ -32,6 +32,12 @@ export interface JsonSpillParserOptions {
   spillBytes?: number;
   /** A longer message is dropped while read and answered with an error. Default 1 GiB. */
   maxMessageBytes?: number;
+  /**
+   * A message whose skeleton (all but its diverted values: many small parts, say) passes this
+   * is dropped and answered with an error, as `JSON.parse` would hold it whole, several times
+   * over. Default 64 MiB.
+   */
+  maxSkeletonBytes?: number;
   /** Options of the spools diverted values go to. */
   writer?: SpoolWriterOptions;
 }
@@ -55,6 +61,9 @@ export class JsonSpillParser {
   readonly #options: JsonSpillParserOptions;
   readonly #spillBytes: number;
   readonly #maxMessageBytes: number;
+  readonly #maxSkeletonBytes: number;
+  /** Set when the current message was dropped for its skeleton, not its length. */
+  #skeletonOverflow = false;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
@@ -73,6 +82,7 @@ export class JsonSpillParser {
     this.#options = options;
     this.#spillBytes = options.spillBytes ?? 1024 * 1024;
     this.#maxMessageBytes = options.maxMessageBytes ?? 1024 * 1024 * 1024;
+    this.#maxSkeletonBytes = options.maxSkeletonBytes ?? 64 * 1024 * 1024;
     this.#queue = new DeliveryQueue(options);
   }
 
@@ -205,6 +215,11 @@ export class JsonSpillParser {
       }
       const room = this.#room();
       const take = Math.min(end - index, room);
+      if (this.#skeleton.length + take > this.#maxSkeletonBytes) {
+        this.#skeletonOverflow = true;
+        this.#drop('overflow');
+        return;
+      }
       this.#skeleton.append(buffer, index, index + take);
       index += take;
       if (take === room) this.#divert();
@@ -257,12 +272,13 @@ export class JsonSpillParser {
           id: this.#shape.capturedId(),
           hasMethod: this.#shape.hasMethod,
           bytes: this.#lineBytes,
-          limit: this.#maxMessageBytes,
+          limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
+          skeleton: this.#skeletonOverflow,
         }),
       );
     else if (this.#mode === 'invalid')
       this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
-    else if (this.#inString || this.#shape.depth > 0 || this.#skeleton.text().trim() !== '') {
+    else if (this.#inString || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
       this.#parseSkeleton();
     }
     this.#drop('invalid');
@@ -301,6 +317,7 @@ export class JsonSpillParser {
     this.#mode = 'keep';
     this.#invalid = undefined;
     this.#lineBytes = 0;
+    this.#skeletonOverflow = false;
     this.#head = '';
     this.#inString = false;
     this.#ends.reset();

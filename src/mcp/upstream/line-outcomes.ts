@@ -5,9 +5,10 @@ import type { LineOutcome } from './delivery-queue.js';
 export const quoteChars = 200;
 
 /**
- * The outcome of a message past `maxMessageBytes`: a JSON-RPC error for the request it answers
- * (code -32603, internal error: the proxy failed, not the request, which may be retried asking
- * for less), or `E_MCP_RESULT_TOO_LARGE` for a message that answers nothing.
+ * The outcome of a message past `maxMessageBytes` (or, with `skeleton`, whose skeleton passed
+ * `maxSkeletonBytes`): a JSON-RPC error for the request it answers (code -32603, internal
+ * error: the proxy failed, not the request, which may be retried asking for less), or
+ * `E_MCP_RESULT_TOO_LARGE` for a message that answers nothing.
  *
  * @example
  * ```ts
@@ -19,8 +20,11 @@ export function overflowOutcome(line: {
   hasMethod: boolean;
   bytes: number;
   limit: number;
+  skeleton?: boolean;
 }): LineOutcome {
-  const text = `upstream result of ${line.bytes} bytes exceeds the limit of ${line.limit} bytes (--max-result)`;
+  const text = line.skeleton
+    ? `upstream result of ${line.bytes} bytes has more than ${line.limit} bytes outside its large values, too many to parse at once`
+    : `upstream result of ${line.bytes} bytes exceeds the limit of ${line.limit} bytes (--max-result)`;
   if (line.id !== undefined && !line.hasMethod) {
     return { message: { jsonrpc: '2.0', id: line.id, error: { code: -32603, message: text } } };
   }
