@@ -77,7 +77,8 @@ export class JsonStringDecoder {
     while (bytes[end - 1 - trailing] === backslash && end - 1 - trailing >= start) trailing += 1;
     const stop = end - (trailing % 2);
     const block = bytes.subarray(start, stop);
-    if (block.indexOf(unicodeEscape) !== -1) return false;
+    // No escape at all: the slow path's one copy beats a parse.
+    if (block.indexOf(backslash) === -1 || block.indexOf(unicodeEscape) !== -1) return false;
     let text: string;
     try {
       text = JSON.parse(`"${block.toString('latin1')}"`) as string;
@@ -85,7 +86,7 @@ export class JsonStringDecoder {
       return false; // a raw control character, which JSON.parse refuses and the slow path keeps
     }
     this.#dropHigh();
-    this.#sink.append(Buffer.from(text, 'latin1'));
+    this.#sink.appendLatin1(text);
     this.#slow(bytes, stop, end);
     return true;
   }

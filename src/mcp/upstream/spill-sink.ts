@@ -68,6 +68,18 @@ export class SpillSink {
     }
   }
 
+  /** Appends a string whose characters are all below U+0100, one byte each. */
+  appendLatin1(text: string): void {
+    this.#length += text.length;
+    let rest = text;
+    while (rest.length > 0) {
+      const written = this.#scratch.write(rest, this.#used, 'latin1');
+      this.#used += written;
+      rest = rest.slice(written);
+      if (this.#used === flushBytes) this.#flush();
+    }
+  }
+
   /** Appends one byte. */
   appendByte(byte: number): void {
     this.#scratch[this.#used++] = byte;
