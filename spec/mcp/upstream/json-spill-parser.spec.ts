@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   JsonSpillParser,
@@ -170,6 +173,30 @@ describe('JsonSpillParser', () => {
     expect(JSON.parse((await bytesOf(value)).toString())).toEqual(structuredContent);
     await value?.release();
   });
+
+  it('keeps at most spillMemoryBytes of one message in memory: further spills go to temp files', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'spill-budget-'));
+    const content = Array.from({ length: 40 }, (_, index) => ({
+      type: 'text',
+      text: `${index} ${'m'.repeat(2_000_000)}`,
+    }));
+    const line = Buffer.from(`${JSON.stringify({ result: { content }, jsonrpc: '2.0', id: 1 })}\n`);
+    const { spilled, messages } = await parse([line], {
+      spillMemoryBytes: 16 * 1024 * 1024,
+      writer: { tempDirectory: parent },
+    });
+    expect(spilled.tokensIn(messages[0])).toHaveLength(40);
+    const [directory] = await readdir(parent);
+    const files = await readdir(join(parent, directory ?? ''));
+    // 4 MiB per spool at most in memory: 16 MiB holds 8 of these 2 MB texts, the rest are files.
+    expect(files.length).toBeGreaterThanOrEqual(32);
+    expect(await spilled.resolve(messages[0])).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content },
+    });
+    await rm(parent, { recursive: true, force: true });
+  }, 60_000);
 
   it('keeps small messages as they are, with CRLF line ends and blank lines', async () => {
     const small = [

@@ -1,46 +1,20 @@
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import type { SpoolWriterOptions } from '../../spool/spool-writer.js';
+import { SpoolWriter } from '../../spool/spool-writer.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import { JsonStringDecoder } from './json-string-decoder.js';
 import { malformedLine, overflowOutcome, quoteChars, tornMessage } from './line-outcomes.js';
 import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
 import { SpillSink } from './spill-sink.js';
-import { SPILLED_JSON_KEY, type SpilledValues } from './spilled-values.js';
+import { SPILLED_JSON_KEY } from './spilled-values.js';
 import { StringEndFinder } from './string-end-finder.js';
+
+export type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 
 const newline = 0x0a;
 const quote = 0x22;
-
-/**
- * Options for a {@link JsonSpillParser}.
- *
- * @example
- * ```ts
- * const options: JsonSpillParserOptions = { spilled, onmessage: (message) => console.log(message) };
- * ```
- */
-export interface JsonSpillParserOptions {
-  /** Where diverted values go; the tokens in emitted messages are its. */
-  spilled: SpilledValues;
-  /** Receives each message, once the bytes it diverted are written. */
-  onmessage: (message: JSONRPCMessage) => void;
-  /** Receives each skipped line (`E_MCP_MALFORMED`, `E_MCP_RESULT_TOO_LARGE`, `E_MCP_UPSTREAM`). */
-  onerror?: (error: SpoolforgeError) => void;
-  /** A string value (or `result.structuredContent`) with more raw bytes is diverted. Default 1 MiB. */
-  spillBytes?: number;
-  /** A longer message is dropped while read and answered with an error. Default 1 GiB. */
-  maxMessageBytes?: number;
-  /**
-   * A message whose skeleton (all but its diverted values: many small parts, say) passes this
-   * is dropped and answered with an error, as `JSON.parse` would hold it whole, several times
-   * over. Default 64 MiB.
-   */
-  maxSkeletonBytes?: number;
-  /** Options of the spools diverted values go to. */
-  writer?: SpoolWriterOptions;
-}
 
 /**
  * Splits newline-delimited JSON-RPC from byte chunks into messages, diverting big values as it
@@ -64,6 +38,8 @@ export class JsonSpillParser {
   readonly #maxSkeletonBytes: number;
   /** Set when the current message was dropped for its skeleton, not its length. */
   #skeletonOverflow = false;
+  /** Memory promised to the current message's spools so far. */
+  #spillMemory = 0;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
@@ -239,7 +215,7 @@ export class JsonSpillParser {
   #divert(): void {
     const sink = new SpillSink({
       track: (write) => this.#queue.track(write),
-      ...this.#writerOptions(),
+      writer: { ...this.#options.writer, memoryThreshold: this.#nextMemoryThreshold() },
     });
     const raw = this.#raw;
     if (raw) {
@@ -318,6 +294,7 @@ export class JsonSpillParser {
     this.#invalid = undefined;
     this.#lineBytes = 0;
     this.#skeletonOverflow = false;
+    this.#spillMemory = 0;
     this.#head = '';
     this.#inString = false;
     this.#ends.reset();
@@ -325,8 +302,13 @@ export class JsonSpillParser {
     this.#shape.reset();
   }
 
-  #writerOptions(): { writer?: SpoolWriterOptions } {
-    return this.#options.writer ? { writer: this.#options.writer } : {};
+  /** What the next spool may keep in memory, from what is left of `spillMemoryBytes`. */
+  #nextMemoryThreshold(): number {
+    const wanted = this.#options.writer?.memoryThreshold ?? SpoolWriter.defaultMemoryThreshold;
+    const budget = this.#options.spillMemoryBytes ?? 32 * 1024 * 1024;
+    const threshold = Math.max(0, Math.min(wanted, budget - this.#spillMemory));
+    this.#spillMemory += threshold;
+    return threshold;
   }
 }
 
