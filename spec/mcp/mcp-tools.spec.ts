@@ -67,6 +67,9 @@ describe('mcpTools over stdio (the test server as a child process)', () => {
       'mixed',
       'hang',
       'fail',
+      'crash',
+      'torn',
+      'noisy',
     ]);
     const prefixed = await mcpTools(client, { prefix: 'test_' });
     expect(prefixed[0]?.name).toBe('test_big_text');

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   JsonSpillParser,
@@ -77,10 +80,28 @@ describe('JsonSpillParser', () => {
 
   it('decodes escapes and surrogate pairs exactly as JSON.parse does, in bytes', async () => {
     const units = [0x22, 0x5c, 0x2f, 0x08, 0x0c, 0x0a, 0x0d, 0x09, 0x00, 0x1f, 0x41, 0xe9, 0x20ac];
+    const longPieces = [
+      '\\"',
+      '\\\\',
+      '\\/',
+      '\\b',
+      '\\f',
+      '\\n',
+      '\\r',
+      '\\t',
+      'é',
+      '😀',
+      '中',
+      'a b',
+    ];
     const surrogates = [0xd83d, 0xde00, 0xdbff, 0xdc00, 0xd800, 0xdfff];
     for (let round = 0; round < 300; round += 1) {
       let escaped = '';
-      for (let index = 0; index < 40; index += 1) {
+      // Odd rounds: long strings with no \u escape, which take the JSON.parse path in big pieces.
+      for (let index = 0; round % 2 === 1 && index < 600; index += 1) {
+        escaped += longPieces[Math.floor(Math.random() * longPieces.length)];
+      }
+      for (let index = 0; round % 2 === 0 && index < 40; index += 1) {
         const pick = Math.random();
         if (pick < 0.3)
           escaped += JSON.stringify(String.fromCharCode(units[index % units.length] ?? 0x41)).slice(
@@ -152,6 +173,30 @@ describe('JsonSpillParser', () => {
     expect(JSON.parse((await bytesOf(value)).toString())).toEqual(structuredContent);
     await value?.release();
   });
+
+  it('keeps at most spillMemoryBytes of one message in memory: further spills go to temp files', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'spill-budget-'));
+    const content = Array.from({ length: 40 }, (_, index) => ({
+      type: 'text',
+      text: `${index} ${'m'.repeat(2_000_000)}`,
+    }));
+    const line = Buffer.from(`${JSON.stringify({ result: { content }, jsonrpc: '2.0', id: 1 })}\n`);
+    const { spilled, messages } = await parse([line], {
+      spillMemoryBytes: 16 * 1024 * 1024,
+      writer: { tempDirectory: parent },
+    });
+    expect(spilled.tokensIn(messages[0])).toHaveLength(40);
+    const [directory] = await readdir(parent);
+    const files = await readdir(join(parent, directory ?? ''));
+    // 4 MiB per spool at most in memory: 16 MiB holds 8 of these 2 MB texts, the rest are files.
+    expect(files.length).toBeGreaterThanOrEqual(32);
+    expect(await spilled.resolve(messages[0])).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content },
+    });
+    await rm(parent, { recursive: true, force: true });
+  }, 60_000);
 
   it('keeps small messages as they are, with CRLF line ends and blank lines', async () => {
     const small = [
@@ -231,6 +276,33 @@ describe('JsonSpillParser', () => {
       { jsonrpc: '2.0', id: 43, result: {} },
     ]);
     expect(errors.map((error) => error.code)).toEqual(['E_MCP_RESULT_TOO_LARGE']);
+    expect(spilled.size).toBe(0);
+  });
+
+  it('answers a result whose small values alone pass maxSkeletonBytes with an error for its id', async () => {
+    // Thousands of short parts: nothing to spill, so all of it would have to be parsed at once.
+    const content = Array.from({ length: 3_000 }, (_, index) => ({
+      type: 'text',
+      text: `part ${index}`,
+    }));
+    const big = JSON.stringify({ result: { content }, jsonrpc: '2.0', id: 'many' });
+    const input = `${big}\n{"jsonrpc":"2.0","id":2,"result":{}}\n`;
+    const { spilled, messages, errors } = await parse([Buffer.from(input)], {
+      spillBytes: 1_000,
+      maxSkeletonBytes: 10_000,
+    });
+    expect(errors).toEqual([]);
+    expect(messages).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'many',
+        error: {
+          code: -32603,
+          message: `upstream result of ${big.length} bytes has more than 10000 bytes outside its large values, too many to parse at once`,
+        },
+      },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
     expect(spilled.size).toBe(0);
   });
 

@@ -53,6 +53,37 @@ describe('StdioUpstreamTransport', () => {
     await value?.release();
   }, 120_000);
 
+  it('diverts a big structuredContent raw and its JSON text as a string', async () => {
+    const { client, spilled } = await connect();
+    const result = (await client.callTool({
+      name: 'big_json',
+      arguments: { rows: 50_000 },
+    })) as TextResult & {
+      structuredContent: unknown;
+    };
+    const json = spilled.take(spilled.markerToken(result.structuredContent) ?? '');
+    const text = spilled.take(result.content[0]?.text ?? '');
+    expect(json?.kind).toBe('json');
+    expect(text?.kind).toBe('string');
+    const parts: Uint8Array[] = [];
+    for await (const chunk of json?.stream() ?? []) parts.push(chunk);
+    const rows = JSON.parse(Buffer.concat(parts).toString()).rows as { id: number; name: string }[];
+    expect(rows).toHaveLength(50_000);
+    expect(rows[49_999]).toEqual({ id: 49_999, name: `row 49999 ${'y'.repeat(60)}` });
+    expect(text?.byteLength).toBe(json?.byteLength);
+    await json?.release();
+    await text?.release();
+  }, 60_000);
+
+  it('answers a call whose result passes maxMessageBytes with a JSON-RPC error', async () => {
+    const { client, spilled } = await connect({ maxMessageBytes: 5_000_000 });
+    await expect(call(client, 'big_text', { megabytes: 8 })).rejects.toThrow(
+      /upstream result of \d+ bytes exceeds the limit of 5000000 bytes \(--max-result\)/,
+    );
+    expect(spilled.size).toBe(0);
+    expect((await call(client, 'fail', { reason: 'still up' })).isError).toBe(true);
+  }, 60_000);
+
   it('passes small results and errors through unchanged', async () => {
     const { client, spilled, transport } = await connect();
     expect(transport.pid).toBeGreaterThan(0);
@@ -107,6 +138,7 @@ describe('StdioUpstreamTransport', () => {
     expect(SpoolforgeError.isInstance(failure) && failure.code).toBe('E_MCP_UPSTREAM');
     expect((failure as Error).message).toContain('"spoolforge-no-such-mcp-server"');
     expect((failure as Error).message).toContain('ENOENT');
+    expect((await transport.exit).code).not.toBe(0);
   });
 
   it('closes by ending stdin, and the server exits', async () => {
@@ -118,4 +150,16 @@ describe('StdioUpstreamTransport', () => {
       /not running/,
     );
   }, 60_000);
+
+  it('sends SIGTERM to a server that stays up after its stdin ends', async () => {
+    const transport = new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['-e', 'process.stdin.resume(); setInterval(() => {}, 1000);'],
+      spilled: new SpilledValues(),
+      closeGraceMs: 200,
+    });
+    await transport.start();
+    await transport.close();
+    expect(await transport.exit).toEqual({ code: null, signal: 'SIGTERM' });
+  });
 });

@@ -1,44 +1,20 @@
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import type { SpoolWriterOptions } from '../../spool/spool-writer.js';
+import { SpoolWriter } from '../../spool/spool-writer.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import { JsonStringDecoder } from './json-string-decoder.js';
+import { malformedLine, overflowOutcome, quoteChars, tornMessage } from './line-outcomes.js';
 import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
 import { SpillSink } from './spill-sink.js';
-import { SPILLED_JSON_KEY, type SpilledValues } from './spilled-values.js';
+import { SPILLED_JSON_KEY } from './spilled-values.js';
+import { StringEndFinder } from './string-end-finder.js';
+
+export type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 
 const newline = 0x0a;
 const quote = 0x22;
-const backslash = 0x5c;
-/** How much of a bad line an error quotes. */
-const quoteChars = 200;
-
-/**
- * Options for a {@link JsonSpillParser}.
- *
- * @example
- * ```ts
- * const options: JsonSpillParserOptions = { spilled, onmessage: (message) => console.log(message) };
- * ```
- */
-export interface JsonSpillParserOptions {
-  /** Where diverted values go; the tokens in emitted messages are its. */
-  spilled: SpilledValues;
-  /** Receives each message, once the bytes it diverted are written. */
-  onmessage: (message: JSONRPCMessage) => void;
-  /** Receives each skipped line (`E_MCP_MALFORMED`, `E_MCP_RESULT_TOO_LARGE`, `E_MCP_UPSTREAM`). */
-  onerror?: (error: SpoolforgeError) => void;
-  /** A string value (or `result.structuredContent`) with more raw bytes is diverted. Default 1 MiB. */
-  spillBytes?: number;
-  /** A longer message is dropped while read and answered with an error. Default 1 GiB. */
-  maxMessageBytes?: number;
-  /** Options of the spools diverted values go to. */
-  writer?: SpoolWriterOptions;
-}
-
-type Outcome =
-  | { message: JSONRPCMessage; tokens?: string[] }
-  | { error: SpoolforgeError; tokens?: string[] };
 
 /**
  * Splits newline-delimited JSON-RPC from byte chunks into messages, diverting big values as it
@@ -59,6 +35,11 @@ export class JsonSpillParser {
   readonly #options: JsonSpillParserOptions;
   readonly #spillBytes: number;
   readonly #maxMessageBytes: number;
+  readonly #maxSkeletonBytes: number;
+  /** Set when the current message was dropped for its skeleton, not its length. */
+  #skeletonOverflow = false;
+  /** Memory promised to the current message's spools so far. */
+  #spillMemory = 0;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
@@ -67,21 +48,18 @@ export class JsonSpillParser {
   #head = '';
   #tokens: string[] = [];
   #inString = false;
-  #escaped = false;
+  readonly #ends = new StringEndFinder();
   #stringStart = 0;
   #decoder: { decoder: JsonStringDecoder; sink: SpillSink } | undefined;
   #raw: { depth: number; start: number; sink?: SpillSink } | undefined;
-  #quoteAt = -1;
-  #backslashAt = -1;
-  #writes: Promise<void>[] = [];
-  #writeError: unknown;
-  #outcomes: Outcome[] = [];
-  #chain: Promise<void> = Promise.resolve();
+  readonly #queue: DeliveryQueue;
 
   constructor(options: JsonSpillParserOptions) {
     this.#options = options;
     this.#spillBytes = options.spillBytes ?? 1024 * 1024;
     this.#maxMessageBytes = options.maxMessageBytes ?? 1024 * 1024 * 1024;
+    this.#maxSkeletonBytes = options.maxSkeletonBytes ?? 64 * 1024 * 1024;
+    this.#queue = new DeliveryQueue(options);
   }
 
   /**
@@ -92,8 +70,7 @@ export class JsonSpillParser {
     const buffer = Buffer.isBuffer(chunk)
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.#quoteAt = -1;
-    this.#backslashAt = -1;
+    this.#ends.newChunk();
     let index = 0;
     while (index < buffer.length) {
       const found = buffer.indexOf(newline, index);
@@ -110,22 +87,16 @@ export class JsonSpillParser {
       this.#finishMessage();
       index = found + 1;
     }
-    return this.#deliver();
+    return this.#queue.flush();
   }
 
   /** Ends the input: a message cut off by it is dropped (its values freed) and reported. */
   end(): Promise<void> {
-    if (this.#head.trim() !== '') {
-      this.#outcomes.push({
-        error: new SpoolforgeError(
-          'E_MCP_UPSTREAM',
-          `The upstream closed its output in the middle of a message (${this.#lineBytes} bytes dropped): ${quoted(this.#head)}`,
-        ),
-      });
-    }
+    if (this.#head.trim() !== '')
+      this.#queue.push({ error: tornMessage(this.#head, this.#lineBytes) });
     this.#drop('invalid');
     this.#reset();
-    return this.#deliver();
+    return this.#queue.flush();
   }
 
   #scan(buffer: Buffer, start: number, end: number): void {
@@ -134,7 +105,7 @@ export class JsonSpillParser {
     let run = start;
     while (index < end) {
       if (this.#inString) {
-        const close = this.#findClose(buffer, index, end);
+        const close = this.#ends.find(buffer, index, end);
         this.#content(buffer, index, close === -1 ? end : close);
         if (close === -1) return;
         this.#closeString(buffer, close);
@@ -167,28 +138,6 @@ export class JsonSpillParser {
       index += 1;
     }
     this.#out(buffer, run, end);
-  }
-
-  /** The closing quote of the open string in `[index, end)`, or -1; escapes carry across chunks. */
-  #findClose(buffer: Buffer, index: number, end: number): number {
-    let position = index;
-    while (position < end) {
-      if (this.#escaped) {
-        this.#escaped = false;
-        position += 1;
-        continue;
-      }
-      if (this.#quoteAt < position) this.#quoteAt = indexOrLength(buffer, quote, position);
-      if (this.#backslashAt < position)
-        this.#backslashAt = indexOrLength(buffer, backslash, position);
-      if (this.#backslashAt < this.#quoteAt && this.#backslashAt < end) {
-        position = this.#backslashAt + 1;
-        this.#escaped = true;
-      } else {
-        return this.#quoteAt < end ? this.#quoteAt : -1;
-      }
-    }
-    return -1;
   }
 
   #openString(): void {
@@ -242,6 +191,11 @@ export class JsonSpillParser {
       }
       const room = this.#room();
       const take = Math.min(end - index, room);
+      if (this.#skeleton.length + take > this.#maxSkeletonBytes) {
+        this.#skeletonOverflow = true;
+        this.#drop('overflow');
+        return;
+      }
       this.#skeleton.append(buffer, index, index + take);
       index += take;
       if (take === room) this.#divert();
@@ -259,7 +213,10 @@ export class JsonSpillParser {
   }
 
   #divert(): void {
-    const sink = new SpillSink({ track: (write) => this.#track(write), ...this.#writerOptions() });
+    const sink = new SpillSink({
+      track: (write) => this.#queue.track(write),
+      writer: { ...this.#options.writer, memoryThreshold: this.#nextMemoryThreshold() },
+    });
     const raw = this.#raw;
     if (raw) {
       sink.append(this.#skeleton.tail(raw.start));
@@ -285,10 +242,19 @@ export class JsonSpillParser {
   }
 
   #finishMessage(): void {
-    if (this.#mode === 'overflow') this.#outcomes.push(this.#overflowOutcome());
+    if (this.#mode === 'overflow')
+      this.#queue.push(
+        overflowOutcome({
+          id: this.#shape.capturedId(),
+          hasMethod: this.#shape.hasMethod,
+          bytes: this.#lineBytes,
+          limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
+          skeleton: this.#skeletonOverflow,
+        }),
+      );
     else if (this.#mode === 'invalid')
-      this.#outcomes.push({ error: this.#malformed(this.#invalid) });
-    else if (this.#inString || this.#shape.depth > 0 || this.#skeleton.text().trim() !== '') {
+      this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
+    else if (this.#inString || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
       this.#parseSkeleton();
     }
     this.#drop('invalid');
@@ -300,29 +266,10 @@ export class JsonSpillParser {
     this.#tokens = [];
     try {
       const message = JSONRPCMessageSchema.parse(JSON.parse(this.#skeleton.text()));
-      this.#outcomes.push({ message, tokens });
+      this.#queue.push({ message, tokens });
     } catch (error) {
-      this.#outcomes.push({ error: this.#malformed(error), tokens });
+      this.#queue.push({ error: malformedLine(this.#head, error), tokens });
     }
-  }
-
-  #overflowOutcome(): Outcome {
-    const id = this.#shape.capturedId();
-    const text = `upstream result of ${this.#lineBytes} bytes exceeds the limit of ${this.#maxMessageBytes} bytes (--max-result)`;
-    // -32603 (internal error): the proxy, not the request, failed; the caller may retry smaller.
-    if (id !== undefined && !this.#shape.hasMethod) {
-      return { message: { jsonrpc: '2.0', id, error: { code: -32603, message: text } } };
-    }
-    return { error: new SpoolforgeError('E_MCP_RESULT_TOO_LARGE', `An ${text}; dropped`) };
-  }
-
-  #malformed(cause: unknown): SpoolforgeError {
-    const reason = cause instanceof Error ? `${cause.message.split('\n')[0]}: ` : '';
-    return new SpoolforgeError(
-      'E_MCP_MALFORMED',
-      `Skipped a line from the upstream that is not a JSON-RPC message (${reason}${quoted(this.#head)})`,
-      { cause },
-    );
   }
 
   #fail(error: SpoolforgeError): void {
@@ -337,7 +284,7 @@ export class JsonSpillParser {
     this.#decoder = undefined;
     this.#raw?.sink?.release();
     if (this.#raw) delete this.#raw.sink;
-    this.#releaseTokens(this.#tokens);
+    this.#queue.release(this.#tokens);
     this.#tokens = [];
     this.#skeleton.reset();
   }
@@ -346,68 +293,23 @@ export class JsonSpillParser {
     this.#mode = 'keep';
     this.#invalid = undefined;
     this.#lineBytes = 0;
+    this.#skeletonOverflow = false;
+    this.#spillMemory = 0;
     this.#head = '';
     this.#inString = false;
-    this.#escaped = false;
+    this.#ends.reset();
     this.#raw = undefined;
     this.#shape.reset();
   }
 
-  #releaseTokens(tokens: readonly string[]): void {
-    for (const token of tokens) {
-      const value = this.#options.spilled.take(token);
-      if (value) this.#track(value.release());
-    }
+  /** What the next spool may keep in memory, from what is left of `spillMemoryBytes`. */
+  #nextMemoryThreshold(): number {
+    const wanted = this.#options.writer?.memoryThreshold ?? SpoolWriter.defaultMemoryThreshold;
+    const budget = this.#options.spillMemoryBytes ?? 32 * 1024 * 1024;
+    const threshold = Math.max(0, Math.min(wanted, budget - this.#spillMemory));
+    this.#spillMemory += threshold;
+    return threshold;
   }
-
-  #track(write: Promise<void>): void {
-    this.#writes.push(
-      write.then(undefined, (error: unknown) => {
-        this.#writeError ??= error;
-      }),
-    );
-  }
-
-  #writerOptions(): { writer?: SpoolWriterOptions } {
-    return this.#options.writer ? { writer: this.#options.writer } : {};
-  }
-
-  #deliver(): Promise<void> {
-    const writes = this.#writes;
-    const outcomes = this.#outcomes;
-    this.#writes = [];
-    this.#outcomes = [];
-    const run = this.#chain.then(async () => {
-      await Promise.all(writes);
-      const failure = this.#writeError;
-      this.#writeError = undefined;
-      for (const outcome of outcomes) {
-        if ('message' in outcome && failure === undefined) {
-          this.#options.onmessage(outcome.message);
-          continue;
-        }
-        // A message whose values could not be written is not delivered.
-        if (outcome.tokens) this.#releaseTokens(outcome.tokens);
-        if ('error' in outcome) this.#options.onerror?.(outcome.error);
-      }
-      if (failure !== undefined) {
-        throw new SpoolforgeError('E_IO', 'Cannot spool a value from the upstream', {
-          cause: failure,
-        });
-      }
-    });
-    this.#chain = run.catch(() => undefined);
-    return run;
-  }
-}
-
-function indexOrLength(buffer: Buffer, byte: number, from: number): number {
-  const found = buffer.indexOf(byte, from);
-  return found === -1 ? buffer.length : found;
-}
-
-function quoted(text: string): string {
-  return JSON.stringify(text.length > quoteChars ? `${text.slice(0, quoteChars)}…` : text);
 }
 
 function attempt(run: () => void): SpoolforgeError | undefined {

@@ -38,6 +38,15 @@ export class SkeletonBuffer {
     return this.#bytes.subarray(start, this.#length);
   }
 
+  /** True if it holds only JSON whitespace (a blank line). */
+  isBlank(): boolean {
+    for (let index = 0; index < this.#length; index += 1) {
+      const byte = this.#bytes[index];
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return false;
+    }
+    return true;
+  }
+
   /** Cuts the buffer back to `length` bytes. */
   truncate(length: number): void {
     this.#length = Math.min(this.#length, length);

@@ -26,7 +26,7 @@ export interface SpillSinkOptions {
  * @example
  * ```ts
  * const sink = new SpillSink({ track: (write) => pending.push(write) });
- * sink.append(new TextEncoder().encode('spilled text'));
+ * sink.append(Buffer.from('spilled text'));
  * sink.end();
  * await Promise.all(pending);
  * sink.writer.byteLength; // 12
@@ -64,6 +64,18 @@ export class SpillSink {
       const copied = bytes.copy(this.#scratch, this.#used, offset, end);
       this.#used += copied;
       offset += copied;
+      if (this.#used === flushBytes) this.#flush();
+    }
+  }
+
+  /** Appends a string whose characters are all below U+0100, one byte each. */
+  appendLatin1(text: string): void {
+    this.#length += text.length;
+    let rest = text;
+    while (rest.length > 0) {
+      const written = this.#scratch.write(rest, this.#used, 'latin1');
+      this.#used += written;
+      rest = rest.slice(written);
       if (this.#used === flushBytes) this.#flush();
     }
   }

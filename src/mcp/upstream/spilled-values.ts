@@ -117,8 +117,7 @@ export class SpilledValues {
    */
   async resolve<T>(message: T, options: { maxBytes?: number } = {}): Promise<T> {
     const maxBytes = options.maxBytes ?? defaultResolveBytes;
-    const tokens: string[] = [];
-    this.#collect(message, tokens);
+    const tokens = this.tokensIn(message);
     const total = tokens.reduce(
       (sum, token) => sum + (this.#values.get(token)?.byteLength ?? 0),
       0,
@@ -139,6 +138,19 @@ export class SpilledValues {
       await value.release();
     }
     return this.#replace(message, texts) as T;
+  }
+
+  /** The tokens (of values not taken yet) anywhere in `message`, markers included. */
+  tokensIn(message: unknown): string[] {
+    const tokens: string[] = [];
+    this.#collect(message, tokens);
+    return tokens;
+  }
+
+  /** Releases the values of every token left in `message`: for a message dropped or done with. */
+  async releaseIn(message: unknown): Promise<void> {
+    const values = this.tokensIn(message).map((token) => this.take(token));
+    await Promise.all(values.map((value) => value?.release()));
   }
 
   /** Releases every value not taken. */

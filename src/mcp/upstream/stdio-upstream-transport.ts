@@ -127,6 +127,7 @@ export class StdioUpstreamTransport implements Transport {
       if (stderr === 'inherit') process.stderr.write(chunk);
     });
     child.stdin.on('error', (error) => this.onerror?.(error));
+    child.stderr.on('error', () => undefined); // the tail is best effort
     const pumped = this.#pump(child);
     const closed = new Promise<UpstreamExit>((resolve) => {
       child.once('close', (code, signal) => resolve({ code, signal }));
@@ -138,14 +139,19 @@ export class StdioUpstreamTransport implements Transport {
       this.onclose?.();
     });
     return new Promise((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', (error) => {
-        const failure = new SpoolforgeError(
-          'E_MCP_UPSTREAM',
-          `Cannot start the upstream MCP server ${JSON.stringify(command)}: ${error.message}`,
-          { cause: error },
-        );
-        reject(failure);
+      let spawned = false;
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
+      // Kept for the child's life: an 'error' event with no listener would crash the process.
+      child.on('error', (error) => {
+        if (spawned) {
+          this.onerror?.(new SpoolforgeError('E_MCP_UPSTREAM', error.message, { cause: error }));
+          return;
+        }
+        const message = `Cannot start the upstream MCP server ${JSON.stringify(command)}: ${error.message}`;
+        reject(new SpoolforgeError('E_MCP_UPSTREAM', message, { cause: error }));
       });
     });
   }

@@ -1,0 +1,68 @@
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { LineOutcome } from './delivery-queue.js';
+
+/** How much of a bad line an error quotes. */
+export const quoteChars = 200;
+
+/**
+ * The outcome of a message past `maxMessageBytes` (or, with `skeleton`, whose skeleton passed
+ * `maxSkeletonBytes`): a JSON-RPC error for the request it answers (code -32603, internal
+ * error: the proxy failed, not the request, which may be retried asking for less), or
+ * `E_MCP_RESULT_TOO_LARGE` for a message that answers nothing.
+ *
+ * @example
+ * ```ts
+ * const outcome = overflowOutcome({ id: 7, hasMethod: false, bytes: 2e9, limit: 1 << 30 });
+ * ```
+ */
+export function overflowOutcome(line: {
+  id: string | number | undefined;
+  hasMethod: boolean;
+  bytes: number;
+  limit: number;
+  skeleton?: boolean;
+}): LineOutcome {
+  const text = line.skeleton
+    ? `upstream result of ${line.bytes} bytes has more than ${line.limit} bytes outside its large values, too many to parse at once`
+    : `upstream result of ${line.bytes} bytes exceeds the limit of ${line.limit} bytes (--max-result)`;
+  if (line.id !== undefined && !line.hasMethod) {
+    return { message: { jsonrpc: '2.0', id: line.id, error: { code: -32603, message: text } } };
+  }
+  return { error: new SpoolforgeError('E_MCP_RESULT_TOO_LARGE', `An ${text}; dropped`) };
+}
+
+/**
+ * `E_MCP_MALFORMED` for a skipped line, quoting at most 200 characters of its start.
+ *
+ * @example
+ * ```ts
+ * const error = malformedLine('Server v1 starting', new SyntaxError('Unexpected token'));
+ * ```
+ */
+export function malformedLine(head: string, cause: unknown): SpoolforgeError {
+  const reason = cause instanceof Error ? `${cause.message.split('\n')[0]}: ` : '';
+  return new SpoolforgeError(
+    'E_MCP_MALFORMED',
+    `Skipped a line from the upstream that is not a JSON-RPC message (${reason}${quoted(head)})`,
+    { cause },
+  );
+}
+
+/**
+ * `E_MCP_UPSTREAM` for a message the end of the output cut off.
+ *
+ * @example
+ * ```ts
+ * const error = tornMessage('{"jsonrpc":"2.0","id":3,"res', 120_000);
+ * ```
+ */
+export function tornMessage(head: string, bytes: number): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_MCP_UPSTREAM',
+    `The upstream closed its output in the middle of a message (${bytes} bytes dropped): ${quoted(head)}`,
+  );
+}
+
+function quoted(text: string): string {
+  return JSON.stringify(text.length > quoteChars ? `${text.slice(0, quoteChars)}…` : text);
+}
