@@ -203,6 +203,28 @@ describe('McpSpoolProxy in front of server-everything', () => {
     );
   });
 
+  it('runs the task-only research tool as a task: created, polled, clarified by elicitation, its report fetched', async () => {
+    await session.client.listTools(); // the SDK client asks for a task for the tools it knows need one
+    const messages = [];
+    const stream = session.client.experimental.tasks.callToolStream({
+      name: 'simulate-research-query',
+      arguments: { topic: 'python', ambiguous: true },
+    });
+    for await (const message of stream) messages.push(message);
+    expect(messages[0]).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+    expect(messages.slice(1, -1).map((message) => message.type)).toContain('taskStatus');
+    expect(messages.at(-1)?.type).toBe('result');
+    const clarification = session.requests.findLast((each) => each.method === 'elicitation/create');
+    expect(clarification?.params).toMatchObject({
+      message: expect.stringContaining(
+        'The research query "python" could have multiple interpretations',
+      ),
+    });
+    const last = messages.at(-1);
+    const report = last?.type === 'result' ? textOf(last.result as CallToolResult) : '';
+    expect(report).toContain('# Research Report: python (programming)');
+  });
+
   it("gives get-roots-list the client's roots, and again after the client says they changed", async () => {
     expect(textOf(await call('get-roots-list'))).toContain(
       'Current MCP Roots (1 total):\n\n1. project\n   URI: file:///work/project',

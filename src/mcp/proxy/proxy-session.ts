@@ -60,8 +60,9 @@ export class ProxySession {
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
-    // The SDK checks notifications against these (a forwarded log message needs `logging`);
-    // what the client is told is the upstream's capabilities, at `initialize`.
+    // The SDK checks forwarded traffic against these (a log message needs `logging`, a
+    // tools/call that asks for a task needs `tasks`); what the client is told is the
+    // upstream's capabilities, at `initialize`.
     this.server = new Server(
       { name: 'spoolforge-mcp-proxy', version: '0' },
       {
@@ -71,6 +72,7 @@ export class ProxySession {
           prompts: { listChanged: true },
           logging: {},
           completions: {},
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
       },
     );
