@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EverythingSession,
@@ -189,6 +192,28 @@ describe('McpSpoolProxy in front of server-everything', () => {
     });
     expect(textOf(url)).toContain(
       '✅ User completed the URL elicitation flow.\nElicitation ID: spec-elicitation-1',
+    );
+  });
+
+  it('passes the URL elicitation the upstream requires as its JSON-RPC error (-32042) with its elicitations', async () => {
+    const args = {
+      url: 'https://example.com/login',
+      elicitationId: 'spec-error-path',
+      errorPath: true,
+    };
+    const error = await session.client
+      .callTool({ name: 'trigger-url-elicitation', arguments: args })
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+    expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+    expect((error as UrlElicitationRequiredError).elicitations).toEqual([
+      expect.objectContaining({ mode: 'url', url: 'https://modelcontextprotocol.io' }),
+    ]);
+    // The client satisfied the prerequisite: the same call again goes on to the request path.
+    expect(textOf(await call('trigger-url-elicitation', args))).toContain(
+      '✅ User completed the URL elicitation flow.\nElicitation ID: spec-error-path',
     );
   });
 

@@ -155,7 +155,11 @@ export class ProxySession {
           ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
         });
       } catch (error) {
-        // A failed call is a result the model reads, whatever failed: the proxy stays up.
+        // The upstream needs the user at a URL first: that error's data is for the client,
+        // which shows the URL and retries, so it passes as the error it is.
+        if (error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired)
+          throw error;
+        // Any other failed call is a result the model reads: the proxy stays up.
         const message = error instanceof Error ? error.message : String(error);
         return { content: [{ type: 'text', text: message }], isError: true };
       }
