@@ -228,6 +228,31 @@ describe('McpSpoolProxy in front of server-everything', () => {
     );
   });
 
+  it('reports every progress notification of a long-running operation, the last one too, though it comes with the result', async () => {
+    const progress: unknown[] = [];
+    const result = await session.client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+      undefined,
+      {
+        onprogress: (each) => {
+          progress.push(each);
+          // This process (client and proxy) busy for a second: the upstream's last progress
+          // and its result wait in the pipe, and the proxy reads them in one chunk.
+          if (each.progress === 2)
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+        },
+      },
+    );
+    expect(textOf(result as CallToolResult)).toBe(
+      'Long running operation completed. Duration: 0.6 seconds, Steps: 3.',
+    );
+    expect(progress).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
+  });
+
   it('runs the task-only research tool as a task: created, polled, clarified by elicitation, its report fetched', async () => {
     await session.client.listTools(); // the SDK client asks for a task for the tools it knows need one
     const messages = [];
