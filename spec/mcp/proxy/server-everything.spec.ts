@@ -476,6 +476,32 @@ describe('McpSpoolProxy in front of server-everything, spooling', () => {
     }
   });
 
+  it('spools the result of a tool run as a task, fetched with tasks/result, past the threshold', async () => {
+    const spooling = await everythingSession({ threshold: 1024 });
+    try {
+      await spooling.client.listTools();
+      const messages = [];
+      const stream = spooling.client.experimental.tasks.callToolStream({
+        name: 'simulate-research-query',
+        arguments: { topic: 'rust' },
+      });
+      for await (const message of stream) messages.push(message);
+      const last = messages.at(-1);
+      expect(last?.type).toBe('result');
+      const result = (last?.type === 'result' ? last.result : { content: [] }) as CallToolResult;
+      expect(textOf(result)).toContain('Output of simulate-research-query');
+      expect(textOf(result)).toContain(': markdown,');
+      expect(textOf(result)).not.toContain('## Synthesis');
+      const grep = (await spooling.client.callTool({
+        name: 'artifact_grep',
+        arguments: { callId: handleId(result), pattern: '# Research Report: ', fixed: true },
+      })) as CallToolResult;
+      expect(textOf(grep)).toMatch(/^1:# Research Report: rust$/m);
+    } finally {
+      await spooling.close();
+    }
+  });
+
   it("forwards a client's cancellation of a long-running call upstream; the call ends early and the proxy stays up", async () => {
     const cancelling = await everythingSession();
     try {

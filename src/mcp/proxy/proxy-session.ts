@@ -3,7 +3,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
@@ -14,6 +16,7 @@ import {
   ReadResourceRequestSchema,
   type Request,
   type RequestId,
+  type Result,
   type ServerCapabilities,
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -57,6 +60,8 @@ export class ProxySession {
   readonly #options: ProxySessionOptions;
   readonly #upstream: UpstreamConnection;
   #upstreamCapabilities: ServerCapabilities = {};
+  /** The tool each upstream task runs, by task id, until its result is fetched. */
+  readonly #taskTools = new Map<string, string>();
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
@@ -143,17 +148,13 @@ export class ProxySession {
         return this.#options.queryTools.call(name, args, extra.signal);
       }
       try {
-        const result = (await this.#send(request, extra)) as CallToolResult;
-        return await spoolCallResult(result, {
-          toolName: name,
-          store: this.#options.store,
-          threshold: this.#options.threshold,
-          scope: this.#options.scope,
-          ttl: this.#options.ttl,
-          signal: extra.signal,
-          ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
-          ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
-        });
+        const result = await this.#send(request, extra);
+        if (request.params.task) {
+          // The call runs as a task: its result comes with tasks/result, spooled there.
+          this.#taskTools.set((result as CreateTaskResult).task.taskId, name);
+          return result;
+        }
+        return await this.#spool(result as CallToolResult, name, extra.signal);
       } catch (error) {
         // The upstream needs the user at a URL first: that error's data is for the client,
         // which shows the URL and retries, so it passes as the error it is.
@@ -163,6 +164,14 @@ export class ProxySession {
         const message = error instanceof Error ? error.message : String(error);
         return { content: [{ type: 'text', text: message }], isError: true };
       }
+    });
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+      const { taskId } = request.params;
+      const result = await this.#send(request, extra);
+      if (!Array.isArray(result.content)) return this.#forwarded(result);
+      const name = this.#taskTools.get(taskId) ?? `task ${taskId}`;
+      this.#taskTools.delete(taskId);
+      return this.#spool(result as CallToolResult, name, extra.signal);
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const { uri } = request.params;
@@ -194,8 +203,26 @@ export class ProxySession {
 
   /** Sends a client request upstream and its answer back, diverted values restored. */
   async #forward(request: ForwardedRequest, extra: RequestExtra) {
-    const result = await this.#send(request, extra);
+    return this.#forwarded(await this.#send(request, extra));
+  }
+
+  /** An upstream answer with its diverted values restored. */
+  async #forwarded(result: Result): Promise<Result> {
     return (await this.#options.spilled?.resolve(result)) ?? result;
+  }
+
+  /** A tool's result as the client gets it: spooled past the threshold. */
+  #spool(result: CallToolResult, toolName: string, signal: AbortSignal): Promise<CallToolResult> {
+    return spoolCallResult(result, {
+      toolName,
+      store: this.#options.store,
+      threshold: this.#options.threshold,
+      scope: this.#options.scope,
+      ttl: this.#options.ttl,
+      signal,
+      ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
+      ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
+    });
   }
 
   /**
