@@ -16,6 +16,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
   CreateMessageRequestSchema,
   type CreateMessageResult,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   type ElicitResult,
   ListRootsRequestSchema,
@@ -66,6 +67,8 @@ export interface EverythingSession {
   logs: unknown[];
   /** The URIs of the `notifications/resources/updated` the client received. */
   updated: string[];
+  /** The ids of the URL elicitations the upstream said were completed. */
+  completed: string[];
   /** The methods of the other notifications the client received (list_changed …). */
   notified: string[];
   /** The roots the client answers `roots/list` with (change them, then `sendRootsListChanged`). */
@@ -74,8 +77,8 @@ export interface EverythingSession {
 }
 
 /**
- * A proxy of a fresh server-everything child (`env` added to its environment), its store in a
- * fresh directory, and a connected rich client.
+ * A proxy of a fresh server-everything child (`env` added to its environment; `upstream`
+ * replaces it), its store in a fresh directory, and a connected rich client.
  */
 export async function everythingSession(
   options: Partial<McpSpoolProxyOptions> & { env?: Record<string, string> } = {},
@@ -113,6 +116,7 @@ export async function everythingSession(
     requests: [],
     logs: [],
     updated: [],
+    completed: [],
     notified: [],
     roots: [{ uri: 'file:///work/project', name: 'project' }],
     async close() {
@@ -169,6 +173,9 @@ function handle(session: EverythingSession): void {
   });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     session.updated.push(notification.params.uri);
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    session.completed.push(notification.params.elicitationId);
   });
   client.fallbackNotificationHandler = async (notification) => {
     session.notified.push(notification.method);

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type CallToolResult,
   UrlElicitationRequiredError,
@@ -533,6 +535,33 @@ describe('McpSpoolProxy in front of server-everything, spooling', () => {
       expect(textOf(echo)).toBe('Echo: still here');
     } finally {
       await cancelling.close();
+    }
+  });
+});
+
+describe('McpSpoolProxy forwarding what server-everything does not send', () => {
+  it("forwards the upstream's notification that a URL elicitation completed", async () => {
+    const upstream = new McpServer({ name: 'url-elicitation-server', version: '1.0.0' });
+    upstream.registerTool('finish-sign-in', { inputSchema: {} }, async () => {
+      await upstream.server.createElicitationCompletionNotifier('sign-in-1')();
+      return { content: [{ type: 'text', text: 'signed in' }] };
+    });
+    const errors: Error[] = [];
+    const proxied = await everythingSession({
+      upstream: async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await upstream.connect(serverSide);
+        return clientSide;
+      },
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const result = await proxied.client.callTool({ name: 'finish-sign-in', arguments: {} });
+      expect(textOf(result as CallToolResult)).toBe('signed in');
+      await expect.poll(() => proxied.completed).toEqual(['sign-in-1']);
+      expect(errors).toEqual([]);
+    } finally {
+      await proxied.close();
     }
   });
 });

@@ -65,10 +65,10 @@ export class ProxySession {
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
-    // The SDK checks forwarded traffic against these (a log message needs `logging`, a
-    // tools/call that asks for a task needs `tasks`); what the client is told is the
-    // upstream's capabilities, at `initialize`.
-    this.server = new Server(
+    // The SDK checks the handlers and the requests they get against these (a tools/call that
+    // asks for a task needs `tasks`); what the client is told is the upstream's capabilities,
+    // at `initialize`.
+    this.server = new ForwardingServer(
       { name: 'spoolforge-mcp-proxy', version: '0' },
       {
         capabilities: {
@@ -247,6 +247,18 @@ export class ProxySession {
                 .catch(() => undefined),
           }),
     });
+  }
+}
+
+/**
+ * The SDK `Server` of a proxy session. The notifications it sends are the upstream's, which
+ * checked them against the client's capabilities (it was told them at `initialize`); the SDK's
+ * own check reads the capabilities its built-in `initialize` records, which the proxy's
+ * replaces, and so refused a URL elicitation's completion.
+ */
+class ForwardingServer extends Server {
+  protected override assertNotificationCapability(): void {
+    // Checked upstream.
   }
 }
 
