@@ -80,7 +80,7 @@ describe('McpSpoolProxy in front of server-everything', () => {
     });
   });
 
-  it('echoes, sums, and passes annotated text and images unchanged', async () => {
+  it('echoes, sums, and passes annotated text, images and a small get-env unchanged', async () => {
     expect(await call('echo', { message: 'hello through the proxy' })).toEqual({
       content: [{ type: 'text', text: 'Echo: hello through the proxy' }],
     });
@@ -107,6 +107,8 @@ describe('McpSpoolProxy in front of server-everything', () => {
         annotations: { priority: 0.5, audience: ['user'] },
       },
     ]);
+    // The child's environment (the SDK passes it a few variables) is far under the threshold.
+    expect(JSON.parse(textOf(await call('get-env')))).toHaveProperty('PATH');
     const debug = await call('get-annotated-message', { messageType: 'debug' });
     expect(debug.content[0]).toMatchObject({ annotations: { audience: ['assistant'] } });
   });
