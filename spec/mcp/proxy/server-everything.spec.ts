@@ -279,6 +279,27 @@ describe('McpSpoolProxy in front of server-everything', () => {
     expect(report).toContain('# Research Report: python (programming)');
   });
 
+  it('lists, gets and cancels an upstream task through the proxy', async () => {
+    await session.client.listTools();
+    const stream = session.client.experimental.tasks.callToolStream({
+      name: 'simulate-research-query',
+      arguments: { topic: 'history of MCP' },
+    });
+    const first = (await stream.next()).value;
+    expect(first).toMatchObject({ type: 'taskCreated' });
+    const taskId = first?.type === 'taskCreated' ? first.task.taskId : '';
+    const { tasks } = await session.client.experimental.tasks.listTasks();
+    expect(tasks.map((task) => task.taskId)).toContain(taskId);
+    expect(await session.client.experimental.tasks.getTask(taskId)).toMatchObject({
+      status: 'working',
+    });
+    await session.client.experimental.tasks.cancelTask(taskId);
+    expect(await session.client.experimental.tasks.getTask(taskId)).toMatchObject({
+      status: 'cancelled',
+    });
+    await stream.return(undefined);
+  });
+
   it("gives get-roots-list the client's roots, and again after the client says they changed", async () => {
     expect(textOf(await call('get-roots-list'))).toContain(
       'Current MCP Roots (1 total):\n\n1. project\n   URI: file:///work/project',
