@@ -4,7 +4,7 @@
 // upstream asked of it through the proxy.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   getDefaultEnvironment,
@@ -14,6 +14,7 @@ import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type CallToolResult,
   CreateMessageRequestSchema,
   type CreateMessageResult,
   ElicitationCompleteNotificationSchema,
@@ -28,6 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ArtifactStore } from 'spoolforge';
 import { McpSpoolProxy, type McpSpoolProxyOptions } from 'spoolforge/mcp';
+import { afterAll, beforeAll } from 'vitest';
 import { repositoryRoot } from './repository-files.js';
 
 /** The server's entry point; `node <it> stdio` serves stdio. */
@@ -35,6 +37,9 @@ export const serverEverythingPath = join(
   repositoryRoot,
   'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
 );
+
+/** The server's documents, which it serves as static resources. */
+export const serverEverythingDocs = join(dirname(serverEverythingPath), 'docs');
 
 /** What the sampling handler answers (and records). */
 export const sampledReply: CreateMessageResult = {
@@ -73,6 +78,8 @@ export interface EverythingSession {
   notified: string[];
   /** The roots the client answers `roots/list` with (change them, then `sendRootsListChanged`). */
   roots: Root[];
+  /** Calls a tool through the proxy. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -119,6 +126,8 @@ export async function everythingSession(
     completed: [],
     notified: [],
     roots: [{ uri: 'file:///work/project', name: 'project' }],
+    call: async (name, args = {}) =>
+      (await session.client.callTool({ name, arguments: args })) as CallToolResult,
     async close() {
       await session.client.close();
       await proxy.close();
@@ -128,6 +137,24 @@ export async function everythingSession(
   handle(session);
   await session.client.connect(clientSide);
   return session;
+}
+
+/**
+ * One session for a spec file, started before its first test and closed after its last: the
+ * returned function gives it.
+ */
+export function everythingSessionPerFile(): () => EverythingSession {
+  let session: EverythingSession | undefined;
+  beforeAll(async () => {
+    session = await everythingSession();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+  return () => {
+    if (!session) throw new Error('The server-everything session has not started');
+    return session;
+  };
 }
 
 function richClient(): Client {
