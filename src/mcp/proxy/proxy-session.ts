@@ -3,7 +3,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
@@ -14,6 +16,7 @@ import {
   ReadResourceRequestSchema,
   type Request,
   type RequestId,
+  type Result,
   type ServerCapabilities,
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -58,12 +61,15 @@ export class ProxySession {
   readonly #upstream: UpstreamConnection;
   #upstreamCapabilities: ServerCapabilities = {};
   #closed: Promise<void> | undefined;
+  /** The tool each upstream task runs, by task id, until its result is fetched. */
+  readonly #taskTools = new Map<string, string>();
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
-    // The SDK checks notifications against these (a forwarded log message needs `logging`);
-    // what the client is told is the upstream's capabilities, at `initialize`.
-    this.server = new Server(
+    // The SDK checks the handlers and the requests they get against these (a tools/call that
+    // asks for a task needs `tasks`); what the client is told is the upstream's capabilities,
+    // at `initialize`.
+    this.server = new ForwardingServer(
       { name: 'spoolforge-mcp-proxy', version: '0' },
       {
         capabilities: {
@@ -72,6 +78,7 @@ export class ProxySession {
           prompts: { listChanged: true },
           logging: {},
           completions: {},
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
       },
     );
@@ -146,24 +153,32 @@ export class ProxySession {
         return this.#options.queryTools.call(name, args, extra.signal);
       }
       try {
-        const result = (await this.#send(request, extra)) as CallToolResult;
-        return await spoolCallResult(result, {
-          toolName: name,
-          store: this.#options.store,
-          threshold: this.#options.threshold,
-          scope: this.#options.scope,
-          ttl: this.#options.ttl,
-          signal: extra.signal,
-          ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
-          ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
-        });
+        const result = await this.#send(request, extra);
+        if (request.params.task) {
+          // The call runs as a task: its result comes with tasks/result, spooled there.
+          this.#taskTools.set((result as CreateTaskResult).task.taskId, name);
+          return result;
+        }
+        return await this.#spool(result as CallToolResult, name, extra.signal);
       } catch (error) {
-        // A failed call is a result the model reads, whatever failed: the proxy stays up.
+        // The upstream needs the user at a URL first: that error's data is for the client,
+        // which shows the URL and retries, so it passes as the error it is.
+        if (error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired)
+          throw error;
+        // Any other failed call is a result the model reads: the proxy stays up.
         const message = error instanceof Error ? error.message : String(error);
         // The SDK prefixes "MCP error -32000: " to what the model needs to read.
         const text = message.replace(/^MCP error -?\d+: /, '');
         return { content: [{ type: 'text', text }], isError: true };
       }
+    });
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+      const { taskId } = request.params;
+      const result = await this.#send(request, extra);
+      if (!Array.isArray(result.content)) return this.#forwarded(result);
+      const name = this.#taskTools.get(taskId) ?? `task ${taskId}`;
+      this.#taskTools.delete(taskId);
+      return this.#spool(result as CallToolResult, name, extra.signal);
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const { uri } = request.params;
@@ -195,8 +210,26 @@ export class ProxySession {
 
   /** Sends a client request upstream and its answer back, diverted values restored. */
   async #forward(request: ForwardedRequest, extra: RequestExtra) {
-    const result = await this.#send(request, extra);
+    return this.#forwarded(await this.#send(request, extra));
+  }
+
+  /** An upstream answer with its diverted values restored. */
+  async #forwarded(result: Result): Promise<Result> {
     return (await this.#options.spilled?.resolve(result)) ?? result;
+  }
+
+  /** A tool's result as the client gets it: spooled past the threshold. */
+  #spool(result: CallToolResult, toolName: string, signal: AbortSignal): Promise<CallToolResult> {
+    return spoolCallResult(result, {
+      toolName,
+      store: this.#options.store,
+      threshold: this.#options.threshold,
+      scope: this.#options.scope,
+      ttl: this.#options.ttl,
+      signal,
+      ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
+      ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
+    });
   }
 
   /**
@@ -221,6 +254,18 @@ export class ProxySession {
                 .catch(() => undefined),
           }),
     });
+  }
+}
+
+/**
+ * The SDK `Server` of a proxy session. The notifications it sends are the upstream's, which
+ * checked them against the client's capabilities (it was told them at `initialize`); the SDK's
+ * own check reads the capabilities its built-in `initialize` records, which the proxy's
+ * replaces, and so refused a URL elicitation's completion.
+ */
+class ForwardingServer extends Server {
+  protected override assertNotificationCapability(): void {
+    // Checked upstream.
   }
 }
 

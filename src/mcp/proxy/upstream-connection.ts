@@ -140,6 +140,7 @@ export class UpstreamConnection {
         if (this.#transport === transport) this.#forget();
       };
       await client.connect(transport, { timeout: this.#options.timeout || forever });
+      keepWireOrder(transport);
       return client;
     } catch (error) {
       this.#forget();
@@ -191,4 +192,19 @@ export class UpstreamConnection {
     }
     return error;
   }
+}
+
+/**
+ * The SDK runs a notification's handler a microtask after it arrives but settles a response at
+ * once, so the progress an upstream sends just before its result (the last step's) finds its
+ * request settled and is dropped as "unknown token". Settling responses a microtask later too
+ * keeps the order they came in.
+ */
+function keepWireOrder(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
 }
