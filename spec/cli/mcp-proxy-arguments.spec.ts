@@ -76,5 +76,18 @@ describe('spoolforge mcp arguments', () => {
       /--header takes 'Name: value'/,
     );
     expect(refused(['--store'])).toThrow(/'--store' requires a value/);
+    expect(refused(['--ttl', '0', '--', 's'])).toThrow(/--ttl must be more than 0/);
+    expect(refused(['--timeout', '2200000', '--', 's'])).toThrow(/up to 2147483/);
+    expect(refused(['--threshold', '16b', '--', 's'])).toThrow(/--threshold takes a size/);
+    expect(refused(['--token', 't', '--', 's'])).toThrow(/--token applies to --listen only/);
+    expect(refused(['npx', 'server'])).toThrow(/goes after --: spoolforge mcp -- npx server/);
+    expect(refused(['--upstream', 'https://u:p@h/mcp'])).toThrow(/no user:password/);
+    expect(refused(['--resource-links', 'maybe', '--', 's'])).toThrow(/auto, always or never/);
+    expect(parseProxyArguments(['--upstream', 'https://h/mcp?api_key=SECRET'], {}).label).toBe(
+      'https://h/mcp',
+    );
+    expect(parseProxyArguments(['--threshold', '2MiB', '--', 's'], {}).threshold).toBe(
+      2 * 1024 ** 2,
+    );
   });
 });

@@ -26,6 +26,18 @@ export function bigText(megabytes: number): string {
   return `${`${block}\n`.repeat(blocks)}${needle}\nINFO done\n`;
 }
 
+/** An image of `kilobytes` KiB, base64 (not a real PNG: nothing decodes it). */
+export function bigImageBase64(kilobytes: number): string {
+  return Buffer.alloc(kilobytes * 1024, 0x89).toString('base64');
+}
+
+/** About `kilobytes` KB of numbered log lines ending with {@link needle}. */
+export function logLines(kilobytes: number): string {
+  const count = Math.ceil((kilobytes * 1000) / 40);
+  const lines = Array.from({ length: count }, (_, i) => `line ${i} of the log ${'-'.repeat(20)}`);
+  return `${lines.join('\n')}\n${needle}\n`;
+}
+
 /** Options for {@link createMcpTestServer}. */
 export interface McpTestServerOptions {
   /** Called when a call of `hang` is cancelled by its client. */
@@ -82,6 +94,36 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
   server.registerTool('image', { description: 'Returns a PNG.', inputSchema: {} }, () => ({
     content: [{ type: 'image', data: pngBase64, mimeType: 'image/png' }],
   }));
+  server.registerTool(
+    'big_image',
+    {
+      description: 'Returns an image of the given size.',
+      inputSchema: { kilobytes: z.number().int().min(1) },
+    },
+    ({ kilobytes }) => ({
+      content: [{ type: 'image', data: bigImageBase64(kilobytes), mimeType: 'image/png' }],
+    }),
+  );
+  server.registerTool(
+    'log_with_status',
+    {
+      description: 'Returns a log as text and a small status as structured content.',
+      inputSchema: { kilobytes: z.number().int().min(1) },
+    },
+    ({ kilobytes }) => ({
+      content: [{ type: 'text', text: logLines(kilobytes) }],
+      structuredContent: { ok: false, failures: 1 },
+    }),
+  );
+  server.registerPrompt('big_prompt', { description: 'A prompt with a long log in it.' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: logLines(200) } }],
+  }));
+  server.registerResource(
+    'big_log',
+    'test://big-log',
+    { description: 'A long log.', mimeType: 'text/plain' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: logLines(200) }] }),
+  );
   server.registerTool('mixed', { description: 'Text, an image, a link.', inputSchema: {} }, () => ({
     content: [
       { type: 'text', text: 'the chart:' },

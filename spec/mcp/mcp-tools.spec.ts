@@ -64,6 +64,8 @@ describe('mcpTools over stdio (the test server as a child process)', () => {
       'big_json',
       'markdown',
       'image',
+      'big_image',
+      'log_with_status',
       'mixed',
       'hang',
       'fail',

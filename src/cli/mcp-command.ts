@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { listenStreamableHttp } from '../mcp/listen/listen-streamable-http.js';
@@ -7,7 +7,6 @@ import { McpSpoolProxy } from '../mcp/proxy/mcp-spool-proxy.js';
 import type { UpstreamTransportFactory } from '../mcp/proxy/upstream-connection.js';
 import { SpilledValues } from '../mcp/upstream/spilled-values.js';
 import { StdioUpstreamTransport } from '../mcp/upstream/stdio-upstream-transport.js';
-import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { ArtifactStore } from '../store/artifact-store.js';
 import type { Command } from './cli-context.js';
 import { mcpUsage, type ProxySettings, parseProxyArguments } from './mcp-proxy-arguments.js';
@@ -31,9 +30,10 @@ export const mcpCommand: Command = async (argv, context) => {
   const store = await ArtifactStore.open(settings.store ?? defaultStoreDirectory(process.env), {
     defaultTtl: settings.ttl,
   });
-  // Expired outputs of earlier runs go now, in the background: a proxy starts as fast as its upstream.
+  // Expired outputs of earlier runs go now, in the background: a proxy starts as fast as its
+  // upstream. Spool directories of proxies that died (a SIGKILL mid-result) go too.
   void store
-    .gc()
+    .gc({ spoolDirectory: tmpdir() })
     .catch((error: Error) => context.stderr.write(`spoolforge mcp: gc: ${error.message}\n`));
   const spilled = new SpilledValues();
   const proxy = new McpSpoolProxy({
@@ -43,6 +43,7 @@ export const mcpCommand: Command = async (argv, context) => {
     ttl: settings.ttl,
     timeout: settings.timeout,
     label: settings.label,
+    resourceLinks: settings.resourceLinks,
     spilled,
     onError: (error) => context.stderr.write(`spoolforge mcp: ${error.message}\n`),
   });
@@ -93,11 +94,13 @@ function upstreamFactory(
     });
 }
 
-/** `$XDG_STATE_HOME/spoolforge`, else `~/.local/state/spoolforge`: per user, kept across runs. */
+/**
+ * `$XDG_STATE_HOME/spoolforge`, else `~/.local/state/spoolforge`: per user, kept across runs.
+ * A relative `XDG_STATE_HOME` is ignored, as the XDG specification says.
+ */
 function defaultStoreDirectory(environment: NodeJS.ProcessEnv): string {
-  const state =
-    environment.XDG_STATE_HOME || join(environment.HOME || homedir(), '.local', 'state');
-  if (!state)
-    throw new SpoolforgeError('E_INVALID_ARGUMENT', 'No home directory: pass --store DIR');
-  return join(state, 'spoolforge');
+  const state = environment.XDG_STATE_HOME;
+  const base =
+    state && isAbsolute(state) ? state : join(environment.HOME || homedir(), '.local', 'state');
+  return join(base, 'spoolforge');
 }

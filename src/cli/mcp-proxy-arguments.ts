@@ -22,6 +22,9 @@ Options:
   --token TOKEN        with --listen: require "Authorization: Bearer TOKEN" (env SPOOLFORGE_MCP_TOKEN)
   --allow-origin URL   with --listen: an Origin allowed besides the listener's own (repeatable)
   --allow-host HOST    with --listen: a Host header allowed besides the listener's (repeatable)
+  --resource-links auto|always|never
+                       a resource_link beside each handle (auto: for clients on MCP 2025-06-18
+                       or later, except Codex, which fails a tool call that carries one)
 SIZE is bytes, or with K, M or G (KiB, MiB, GiB).
 `;
 
@@ -37,6 +40,7 @@ export interface ProxySettings {
   ttl: number;
   timeout: number;
   maxResult: number;
+  resourceLinks: boolean | 'auto';
   listen:
     | {
         host: string;
@@ -60,7 +64,11 @@ const valued = [
   '--token',
   '--allow-origin',
   '--allow-host',
+  '--resource-links',
 ];
+const listenOnly = ['--token', '--allow-origin', '--allow-host'];
+/** The most seconds a Node timer waits (about 24.8 days). */
+const maxSeconds = Math.floor((2 ** 31 - 1) / 1000);
 
 /**
  * Parses `spoolforge mcp`'s arguments (options before `--`, the upstream command after it).
@@ -83,7 +91,12 @@ export function parseProxyArguments(
       break;
     }
     const [name = '', inline] = argument.split(/=(.*)/s, 2);
-    if (!valued.includes(name)) throw usage(`unrecognized option '${argument}'`);
+    if (!valued.includes(name)) {
+      const hint = argument.startsWith('-')
+        ? ''
+        : ` (the server's command goes after --: spoolforge mcp -- ${argv.slice(index).join(' ')})`;
+      throw usage(`unrecognized option '${argument}'${hint}`);
+    }
     const value = inline ?? argv[++index];
     if (value === undefined) throw usage(`option '${name}' requires a value`);
     values.set(name, [...(values.get(name) ?? []), value]);
@@ -100,13 +113,17 @@ export function parseProxyArguments(
       ? { kind: 'url', url: checkedUrl(url), headers: headers(values.get('--header') ?? []) }
       : { kind: 'command', command: program as string, args };
   const listen = last('--listen');
+  const stray = listenOnly.find((name) => values.has(name));
+  if (listen === undefined && stray) throw usage(`${stray} applies to --listen only`);
   return {
     upstream,
-    label: upstream.kind === 'url' ? upstream.url : command.join(' '),
+    // The URL without its query: an API key there must not reach a model's error messages.
+    label: upstream.kind === 'url' ? labelOf(upstream.url) : command.join(' '),
     threshold: size(last('--threshold'), McpSpoolProxy.defaultThreshold, '--threshold'),
     store: last('--store'),
     ttl: duration(last('--ttl') ?? '7d'),
     timeout: seconds(last('--timeout') ?? '300', '--timeout') * 1000,
+    resourceLinks: resourceLinks(last('--resource-links') ?? 'auto'),
     maxResult: size(last('--max-result'), 1024 ** 3, '--max-result'),
     listen:
       listen === undefined
@@ -126,30 +143,36 @@ function usage(message: string): SpoolforgeError {
 
 function size(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
-  const match = /^(\d+)([KMG]?)i?B?$/i.exec(text.trim());
+  const match = /^(\d+)(?:([KMG])(?:iB)?)?$/i.exec(text.trim());
   if (!match) throw usage(`${name} takes a size such as 16384, 64K or 1G, not '${text}'`);
   const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match[2] ?? '').toUpperCase()] ?? 1;
   return Number(match[1]) * unit;
 }
 
 function seconds(text: string, name: string): number {
-  const value = Number(text);
-  if (!(text.trim() !== '' && value >= 0))
-    throw usage(`${name} takes seconds (0 for none), not '${text}'`);
-  return value;
+  if (!/^\d+(?:\.\d+)?$/.test(text.trim()) || Number(text) > maxSeconds) {
+    throw usage(`${name} takes seconds up to ${maxSeconds} (0 for none), not '${text}'`);
+  }
+  return Number(text);
 }
 
 function duration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(text.trim());
   if (!match) throw usage(`--ttl takes a duration such as 90s, 30m, 12h or 7d, not '${text}'`);
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] ?? ''] ?? 1;
-  return Number(match[1]) * unit * 1000;
+  const milliseconds = Number(match[1]) * unit * 1000;
+  if (milliseconds <= 0)
+    throw usage('--ttl must be more than 0: an output must live to be queried');
+  return milliseconds;
 }
 
 function checkedUrl(text: string): string {
   const parsed = URL.canParse(text) ? new URL(text) : undefined;
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
     throw usage(`--upstream takes an http(s) URL, not '${text}'`);
+  }
+  if (parsed.username || parsed.password) {
+    throw usage("--upstream takes no user:password in the URL: pass --header 'Authorization: …'");
   }
   return parsed.href;
 }
@@ -170,4 +193,15 @@ function hostPort(text: string): { host: string; port: number } {
   if (!match || port > 65_535)
     throw usage(`--listen takes HOST:PORT (127.0.0.1:8808), not '${text}'`);
   return { host: (match[1] ?? match[2]) as string, port };
+}
+
+function labelOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+function resourceLinks(text: string): boolean | 'auto' {
+  if (text === 'auto') return 'auto';
+  if (text === 'always' || text === 'never') return text === 'always';
+  throw usage(`--resource-links takes auto, always or never, not '${text}'`);
 }

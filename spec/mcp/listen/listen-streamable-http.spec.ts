@@ -10,7 +10,9 @@ import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
 
 const closers: (() => Promise<void>)[] = [];
+let upstreamsOpened = 0;
 afterEach(async () => {
+  upstreamsOpened = 0;
   for (const close of closers.splice(0).reverse()) await close();
 });
 
@@ -18,6 +20,7 @@ async function listening(options: { token?: string; allowedOrigins?: string[] } 
   const store = await ArtifactStore.open(await tempDirectory());
   const proxy = new McpSpoolProxy({
     upstream: async () => {
+      upstreamsOpened++;
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await createMcpTestServer().connect(serverSide);
       return clientSide;
@@ -108,12 +111,46 @@ describe('listenStreamableHttp', () => {
     expect((await post(url, { origin: `http://localhost:${port}` })).status).toBe(200);
   });
 
+  it('starts a session only for an initialize, and matches allowed origins in any case', async () => {
+    const { url } = await listening({ allowedOrigins: ['https://App.Example.com/'] });
+    const notInitialize = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    });
+    expect(notInitialize).toBe(400);
+    expect(upstreamsOpened).toBe(0);
+    expect((await post(url, { origin: 'https://app.example.com' })).status).toBe(200);
+  });
+
+  it('refuses to listen beyond this machine without a token', async () => {
+    const store = await ArtifactStore.open(await tempDirectory());
+    const proxy = new McpSpoolProxy({
+      upstream: () => InMemoryTransport.createLinkedPair()[0],
+      store,
+    });
+    await expect(listenStreamableHttp(proxy, { host: '0.0.0.0', port: 0 })).rejects.toThrow(
+      /beyond this machine, needs a bearer token/,
+    );
+  });
+
   it('requires the bearer token when one is set', async () => {
     const { url } = await listening({ token: 's3cret' });
     const refused = await post(url, {});
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('Bearer');
     expect((await post(url, { authorization: 'Bearer wrong!' })).status).toBe(401);
+    expect((await post(url, { authorization: 'bearer s3cret' })).status).toBe(200);
     const client = await connect(url, { authorization: 'Bearer s3cret' });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('artifact_grep');
   });

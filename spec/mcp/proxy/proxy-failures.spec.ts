@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -15,9 +14,8 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
-import { handleId, textOf } from './proxy-helpers.js';
+import { handleId, stdioUpstream, textOf } from './proxy-helpers.js';
 
-const testServer = fileURLToPath(new URL('../../helpers/mcp-test-server.ts', import.meta.url));
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -43,18 +41,6 @@ async function clientOf(
   const call = async (name: string, args: object = {}) =>
     (await client.callTool({ name, arguments: { ...args } })) as CallToolResult;
   return { client, call };
-}
-
-function stdioUpstream(spilled: SpilledValues, options: { maxMessageBytes?: number } = {}) {
-  return () =>
-    new StdioUpstreamTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', testServer],
-      spilled,
-      stderr: 'pipe',
-      spillBytes: 16 * 1024,
-      ...options,
-    });
 }
 
 describe('the proxy when the upstream fails', () => {

@@ -1,10 +1,17 @@
 // A proxy between an SDK client and the MCP test server, all in this process, over the SDK's
 // in-memory transports (the stdio legs have their own specs).
+
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ArtifactStore } from 'spoolforge';
-import { McpSpoolProxy, type McpSpoolProxyOptions } from 'spoolforge/mcp';
+import {
+  McpSpoolProxy,
+  type McpSpoolProxyOptions,
+  type SpilledValues,
+  StdioUpstreamTransport,
+} from 'spoolforge/mcp';
 import { createMcpTestServer, type McpTestServerOptions } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
 
@@ -68,4 +75,19 @@ export function handleId(result: CallToolResult): string {
   const id = /callId "([^"]+)"/.exec(textOf(result))?.[1];
   if (!id) throw new Error(`No callId in ${textOf(result).slice(0, 300)}`);
   return id;
+}
+
+const testServer = fileURLToPath(new URL('../../helpers/mcp-test-server.ts', import.meta.url));
+
+/** A factory of the streaming stdio leg to the test server run as a child process. */
+export function stdioUpstream(spilled: SpilledValues, options: { maxMessageBytes?: number } = {}) {
+  return () =>
+    new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', testServer],
+      spilled,
+      stderr: 'pipe',
+      spillBytes: 16 * 1024,
+      ...options,
+    });
 }

@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 
 /** What serves one client: an MCP server that connects each new session's transport. */
@@ -30,6 +31,8 @@ export interface ListenOptions {
   allowedOrigins?: readonly string[];
   /** Host headers accepted besides the listening address and the loopback names. */
   allowedHosts?: readonly string[];
+  /** A session that sees no request this long is closed (with its upstream). Default 30 minutes. */
+  idleMs?: number;
 }
 
 /** A running listener. */
@@ -55,7 +58,22 @@ export async function listenStreamableHttp(
   server: SessionServer,
   options: ListenOptions,
 ): Promise<Listener> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  if (!isLoopback(options.host) && options.token === undefined) {
+    // The Host and Origin checks stop browsers, not a program on the network.
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `Listening on ${options.host}, beyond this machine, needs a bearer token`,
+    );
+  }
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; timer: NodeJS.Timeout }
+  >();
+  const idleMs = options.idleMs ?? 30 * 60 * 1000;
+  const allowed = {
+    hosts: (options.allowedHosts ?? []).map((host) => host.toLowerCase()),
+    origins: (options.allowedOrigins ?? []).map(originOf),
+  };
   let port = options.port;
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -64,28 +82,39 @@ export async function listenStreamableHttp(
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = refuse(request, options, port);
+    const refusal = refuse(request, options, allowed, port);
     if (refusal) return reply(response, refusal.status, refusal.message, refusal.headers);
     const sessionId = header(request, 'mcp-session-id');
-    let transport = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && !transport) {
-      return reply(response, 404, 'Unknown or expired MCP session: initialize again');
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session) return reply(response, 404, 'Unknown or expired MCP session: initialize again');
+      session.timer.refresh();
+      return session.transport.handleRequest(request, response);
     }
-    if (!transport) {
-      if (request.method !== 'POST')
-        return reply(response, 400, 'No MCP session: POST initialize first');
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
-        onsessionclosed: (id) => void sessions.delete(id),
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      await server.connect(created);
-      transport = created;
+    // Only an initialize starts a session (and its upstream): anything else would leave one behind.
+    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    if (!isInitializeRequest(body)) {
+      return reply(response, 400, 'No MCP session: POST initialize first');
     }
-    await transport.handleRequest(request, response);
+    const created = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        const timer = setTimeout(() => void created.close(), idleMs);
+        timer.unref();
+        sessions.set(id, { transport: created, timer });
+      },
+      onsessionclosed: (id) => forget(id),
+    });
+    created.onclose = () => {
+      if (created.sessionId) forget(created.sessionId);
+    };
+    await server.connect(created);
+    await created.handleRequest(request, response, body);
+  }
+
+  function forget(id: string): void {
+    clearTimeout(sessions.get(id)?.timer);
+    sessions.delete(id);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -105,7 +134,7 @@ export async function listenStreamableHttp(
   return {
     url: `http://${host}:${port}/mcp`,
     async close() {
-      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -124,31 +153,26 @@ const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
 function refuse(
   request: IncomingMessage,
   options: ListenOptions,
+  allowed: { hosts: readonly string[]; origins: readonly string[] },
   port: number,
 ): Refusal | undefined {
   const path = (request.url ?? '/').split('?')[0];
   if (path !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
   const bound = options.host.includes(':') ? `[${options.host}]` : options.host;
   const hosts = new Set([
-    ...[bound, ...loopbackNames].map((name) => `${name}:${port}`),
-    ...(options.allowedHosts ?? []),
+    ...[bound, ...loopbackNames].map((name) => `${name.toLowerCase()}:${port}`),
+    ...allowed.hosts,
   ]);
   const host = header(request, 'host');
   if (host === undefined || !hosts.has(host.toLowerCase())) {
     return { status: 403, message: `Host ${JSON.stringify(host ?? '')} is not this server's` };
   }
   const origin = header(request, 'origin');
-  const origins = new Set([
-    ...[...hosts].map((name) => `http://${name}`),
-    ...(options.allowedOrigins ?? []),
-  ]);
-  if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+  const origins = new Set([...[...hosts].map((name) => `http://${name}`), ...allowed.origins]);
+  if (origin !== undefined && !origins.has(originOf(origin))) {
     return { status: 403, message: `Origin ${JSON.stringify(origin)} is not allowed` };
   }
-  if (
-    options.token !== undefined &&
-    !sameToken(header(request, 'authorization'), `Bearer ${options.token}`)
-  ) {
+  if (options.token !== undefined && !sameToken(header(request, 'authorization'), options.token)) {
     return {
       status: 401,
       message: 'A bearer token is required',
@@ -158,9 +182,36 @@ function refuse(
   return undefined;
 }
 
-function sameToken(given: string | undefined, expected: string): boolean {
-  const [a, b] = [Buffer.from(given ?? ''), Buffer.from(expected)];
-  return a.length === b.length && timingSafeEqual(a, b);
+/** An origin as browsers send it: lower case, no path or trailing slash. */
+function originOf(text: string): string {
+  return URL.canParse(text) ? new URL(text).origin.toLowerCase() : text.toLowerCase();
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A POST body of at most 4 MiB as JSON, else `undefined`. */
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > 4 * 1024 * 1024) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Authorization: Bearer <token>`, the scheme in any case (RFC 7235), compared in constant time. */
+function sameToken(given: string | undefined, token: string): boolean {
+  const match = /^bearer +(.*)$/i.exec(given ?? '');
+  const [a, b] = [Buffer.from(match?.[1] ?? ''), Buffer.from(token)];
+  return match !== null && a.length === b.length && timingSafeEqual(a, b);
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {

@@ -47,6 +47,12 @@ export interface McpSpoolProxyOptions {
   scope?: string;
   /** Names the upstream in messages. Default `upstream server`. */
   label?: string;
+  /**
+   * Whether a spooled result carries a `resource_link` to its artifact beside the handle.
+   * Default `'auto'`: for clients that negotiated MCP 2025-06-18 or later, except Codex, which
+   * fails a whole tool call that carries one.
+   */
+  resourceLinks?: boolean | 'auto';
   /** The values a spilling upstream transport diverted from its messages. */
   spilled?: SpilledValues;
   /** Trouble that reaches no request (a malformed line from the upstream), for a log. */
@@ -73,17 +79,22 @@ export class McpSpoolProxy {
   static readonly defaultTtl = 7 * 24 * 60 * 60 * 1000;
   static readonly defaultTimeout = 5 * 60 * 1000;
   readonly #options: McpSpoolProxyOptions;
+  readonly #label: string;
+  readonly #scope: string;
+  readonly #threshold: number;
   readonly #queryTools: StoreQueryTools;
   readonly #sessions = new Set<ProxySession>();
   #transportUsed = false;
 
   constructor(options: McpSpoolProxyOptions) {
     this.#options = options;
-    const threshold = options.threshold ?? McpSpoolProxy.defaultThreshold;
+    this.#label = options.label ?? 'upstream server';
+    this.#scope = options.scope ?? this.#label;
+    this.#threshold = options.threshold ?? McpSpoolProxy.defaultThreshold;
     this.#queryTools = new StoreQueryTools({
       store: options.store,
-      scope: options.scope ?? options.label ?? 'upstream server',
-      limits: options.limits ?? { maxResultBytes: threshold },
+      scope: this.#scope,
+      limits: options.limits ?? { maxResultBytes: this.#threshold },
       ...(options.kinds ? { kinds: options.kinds } : {}),
     });
   }
@@ -91,16 +102,16 @@ export class McpSpoolProxy {
   /** Serves one client on `transport` (stdio, Streamable HTTP, in memory). */
   async connect(transport: Transport): Promise<void> {
     const options = this.#options;
-    const label = options.label ?? 'upstream server';
     const session = new ProxySession({
       upstream: this.#factory(),
-      label,
+      label: this.#label,
       store: options.store,
       queryTools: this.#queryTools,
-      threshold: options.threshold ?? McpSpoolProxy.defaultThreshold,
+      threshold: this.#threshold,
       ttl: options.ttl ?? McpSpoolProxy.defaultTtl,
       timeout: options.timeout ?? McpSpoolProxy.defaultTimeout,
-      scope: options.scope ?? label,
+      scope: this.#scope,
+      ...(options.resourceLinks === undefined ? {} : { resourceLinks: options.resourceLinks }),
       ...(options.kinds ? { kinds: options.kinds } : {}),
       ...(options.spilled ? { spilled: options.spilled } : {}),
       ...(options.onError ? { onError: options.onError } : {}),

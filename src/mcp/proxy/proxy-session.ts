@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   type CreateTaskResult,
   ErrorCode,
+  GetPromptRequestSchema,
   GetTaskPayloadRequestSchema,
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
@@ -22,13 +23,16 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactIdOf } from './artifact-uri.js';
-import { spoolCallResult } from './spool-call-result.js';
+import { mcpErrorText } from './mcp-error-text.js';
+import { ResultSpooler } from './result-spooler.js';
 import type { StoreQueryTools } from './store-query-tools.js';
 import {
   anyResult,
+  forever,
   UpstreamConnection,
   type UpstreamTransportFactory,
 } from './upstream-connection.js';
@@ -45,6 +49,8 @@ export interface ProxySessionOptions {
   scope: string;
   kinds?: ArtifactKinds;
   spilled?: SpilledValues;
+  /** Whether spooled results carry a `resource_link`; `'auto'`: for clients known to take one. */
+  resourceLinks?: boolean | 'auto';
   onError?: (error: Error) => void;
 }
 
@@ -63,6 +69,8 @@ export class ProxySession {
   #closed: Promise<void> | undefined;
   /** The tool each upstream task runs, by task id, until its result is fetched. */
   readonly #taskTools = new Map<string, string>();
+  /** Made at `initialize`, once the client's protocol version and name are known. */
+  #spooler: ResultSpooler | undefined;
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
@@ -88,10 +96,8 @@ export class ProxySession {
       timeout: options.timeout,
       onNotification: (notification) => this.server.notification(notification),
       onRequest: (request, signal) =>
-        this.server.request(request, anyResult, {
-          signal,
-          ...(options.timeout ? { timeout: options.timeout } : {}),
-        }),
+        // A person may answer an elicitation or approve a sampling: --timeout 0 means never.
+        this.server.request(request, anyResult, { signal, timeout: options.timeout || forever }),
       ...(options.onError ? { onError: options.onError } : {}),
     });
     this.#handle();
@@ -118,12 +124,22 @@ export class ProxySession {
       const client = await this.#upstream.start({ clientInfo, capabilities });
       const upstream = client.getServerCapabilities() ?? {};
       this.#upstreamCapabilities = upstream;
-      const version = request.params.protocolVersion;
+      const requested = request.params.protocolVersion;
+      const version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+        ? requested
+        : LATEST_PROTOCOL_VERSION;
+      this.#spooler = new ResultSpooler({
+        store: this.#options.store,
+        threshold: this.#options.threshold,
+        scope: this.#options.scope,
+        ttl: this.#options.ttl,
+        resourceLinks: offersResourceLinks(this.#options.resourceLinks, version, clientInfo.name),
+        ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
+        ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
+      });
       const instructions = client.getInstructions();
       return {
-        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(version)
-          ? version
-          : LATEST_PROTOCOL_VERSION,
+        protocolVersion: version,
         capabilities: {
           ...upstream,
           tools: { ...upstream.tools },
@@ -142,8 +158,17 @@ export class ProxySession {
       };
       // A spooled result carries a handle, not the structured content a declared output schema
       // promises (SDK clients reject a result without it), so no tool declares one.
+      const shadowed = page.tools.filter((tool) => this.#options.queryTools.has(tool.name));
+      for (const tool of shadowed) {
+        this.#options.onError?.(
+          new SpoolforgeError(
+            'E_TOOL_ALREADY_REGISTERED',
+            `The upstream's tool ${tool.name} is hidden: the proxy's query tool has that name`,
+          ),
+        );
+      }
       const tools = page.tools
-        .filter((tool) => !this.#options.queryTools.has(tool.name))
+        .filter((tool) => !shadowed.includes(tool))
         .map(({ outputSchema: _dropped, ...tool }) => tool);
       return { ...page, tools: page.nextCursor === undefined ? [...tools, ...own] : tools };
     });
@@ -166,10 +191,7 @@ export class ProxySession {
         if (error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired)
           throw error;
         // Any other failed call is a result the model reads: the proxy stays up.
-        const message = error instanceof Error ? error.message : String(error);
-        // The SDK prefixes "MCP error -32000: " to what the model needs to read.
-        const text = message.replace(/^MCP error -?\d+: /, '');
-        return { content: [{ type: 'text', text }], isError: true };
+        return { content: [{ type: 'text', text: mcpErrorText(error) }], isError: true };
       }
     });
     server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
@@ -183,7 +205,10 @@ export class ProxySession {
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const { uri } = request.params;
       const id = artifactIdOf(uri);
-      if (id === undefined) return this.#forward(request, extra);
+      if (id === undefined) {
+        const result = await this.#send(request, extra);
+        return this.#spoolerOf().forwardedResult(result, `resources/read ${uri}`, extra.signal);
+      }
       const read = await this.#options.queryTools.call(
         'artifact_read',
         { callId: id },
@@ -201,6 +226,11 @@ export class ProxySession {
         ? this.#forward(request, extra)
         : { resourceTemplates: [] },
     );
+    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+      const result = await this.#send(request, extra);
+      const label = `prompts/get ${request.params.name}`;
+      return this.#spoolerOf().forwardedResult(result, label, extra.signal);
+    });
     server.setRequestHandler(SetLevelRequestSchema, (request, extra) =>
       this.#forward(request, extra),
     );
@@ -220,16 +250,12 @@ export class ProxySession {
 
   /** A tool's result as the client gets it: spooled past the threshold. */
   #spool(result: CallToolResult, toolName: string, signal: AbortSignal): Promise<CallToolResult> {
-    return spoolCallResult(result, {
-      toolName,
-      store: this.#options.store,
-      threshold: this.#options.threshold,
-      scope: this.#options.scope,
-      ttl: this.#options.ttl,
-      signal,
-      ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
-      ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
-    });
+    return this.#spoolerOf().callResult(result, toolName, signal);
+  }
+
+  #spoolerOf(): ResultSpooler {
+    if (!this.#spooler) throw new McpError(ErrorCode.InvalidRequest, 'Not initialized');
+    return this.#spooler;
   }
 
   /**
@@ -275,3 +301,13 @@ type RequestExtra = {
   requestId: RequestId;
   sendNotification: (notification: never) => Promise<void>;
 };
+
+/** 2025-06-18 brought `resource_link`; Codex fails a whole tool call that carries one. */
+function offersResourceLinks(
+  setting: boolean | 'auto' | undefined,
+  protocolVersion: string,
+  clientName: string,
+): boolean {
+  if (setting !== undefined && setting !== 'auto') return setting;
+  return protocolVersion >= '2025-06-18' && !/codex/i.test(clientName);
+}

@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { describeExit, type ExitReport } from './exit-report.js';
+import { mcpErrorText } from './mcp-error-text.js';
 
 /** Opens a fresh transport to the upstream server: at the first call and after it went away. */
 export type UpstreamTransportFactory = () => Transport | Promise<Transport>;
@@ -42,7 +43,7 @@ export interface ClientIdentity {
 export const anyResult = z.looseObject({});
 
 /** The longest a `setTimeout` waits: "no timeout". */
-const forever = 2 ** 31 - 1;
+export const forever = 2 ** 31 - 1;
 /** Restarts after failures wait 0.5 s, 1 s, 2 s … at most this. */
 const maxBackoff = 10_000;
 
@@ -61,6 +62,12 @@ export class UpstreamConnection {
   #retryAt = 0;
   #lastMalformed: string | undefined;
   #closed = false;
+  #connections = 0;
+  /**
+   * Requests that set up the upstream's state for the client (its log level, its resource
+   * subscriptions), sent again to an upstream started again.
+   */
+  readonly #state = new Map<string, Request>();
 
   constructor(options: UpstreamConnectionOptions) {
     this.#options = options;
@@ -98,6 +105,8 @@ export class UpstreamConnection {
         resetTimeoutOnProgress: true,
       });
       this.#failures = 0;
+      this.#lastMalformed = undefined;
+      this.#remember(request);
       return result;
     } catch (error) {
       throw await this.#explain(error, request.method, transport);
@@ -128,8 +137,10 @@ export class UpstreamConnection {
     client.fallbackRequestHandler = (request, extra) =>
       this.#options.onRequest(request, extra.signal);
     client.onerror = (error) => {
-      // The SDK reports a line it cannot parse here; a call left waiting then names it.
-      this.#lastMalformed = error.message;
+      // A line the transport could not read: a call left waiting then names it.
+      if (SpoolforgeError.isInstance(error) && error.code === 'E_MCP_MALFORMED') {
+        this.#lastMalformed = error.message;
+      }
       this.#options.onError?.(error);
     };
     let transport: Transport | undefined;
@@ -141,17 +152,34 @@ export class UpstreamConnection {
       };
       await client.connect(transport, { timeout: this.#options.timeout || forever });
       keepWireOrder(transport);
+      this.#lastMalformed = undefined;
+      if (this.#connections++ > 0) await this.#replay(client);
       return client;
     } catch (error) {
       this.#forget();
       this.#failures++;
       this.#retryAt = Date.now() + Math.min(maxBackoff, 500 * 2 ** (this.#failures - 1));
       await client.close().catch(() => undefined);
-      const reason = (await this.#explain(error, 'initialize', transport)).message;
+      const reason = mcpErrorText(await this.#explain(error, 'initialize', transport));
       throw new McpError(
         ErrorCode.InternalError,
         `Could not start ${this.#options.label}: ${reason}`,
       );
+    }
+  }
+
+  #remember(request: Request): void {
+    const uri = (request.params as { uri?: string } | undefined)?.uri;
+    if (request.method === 'logging/setLevel') this.#state.set(request.method, request);
+    else if (request.method === 'resources/subscribe') this.#state.set(`subscribe ${uri}`, request);
+    else if (request.method === 'resources/unsubscribe') this.#state.delete(`subscribe ${uri}`);
+  }
+
+  async #replay(client: Client): Promise<void> {
+    for (const request of this.#state.values()) {
+      await client
+        .request(request, anyResult, { timeout: this.#options.timeout || forever })
+        .catch((error: Error) => this.#options.onError?.(error));
     }
   }
 

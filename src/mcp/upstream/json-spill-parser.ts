@@ -19,7 +19,7 @@ const quote = 0x22;
 /**
  * Splits newline-delimited JSON-RPC from byte chunks into messages, diverting big values as it
  * reads so that a message of hundreds of MB is never one string or Buffer. A string value past
- * `spillBytes` is decoded into a spool and replaced by a token string; `result.structuredContent`
+ * `spillBytes` inside a response's `result` is decoded into a spool and replaced by a token string; `result.structuredContent`
  * past it is kept as raw JSON text in a spool and replaced by `{ [SPILLED_JSON_KEY]: token }`.
  * What is left, a small "skeleton" of the message, goes through `JSON.parse`.
  *
@@ -206,7 +206,7 @@ export class JsonSpillParser {
   #room(): number {
     const skeleton = this.#skeleton.length;
     if (this.#raw) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
-    if (this.#inString && this.#shape.inValueString) {
+    if (this.#inString && this.#shape.inResultValueString) {
       return this.#spillBytes + 1 - (skeleton - this.#stringStart - 1);
     }
     return Number.POSITIVE_INFINITY;

@@ -45,9 +45,13 @@ export class MessageShape {
     return this.#stack.length;
   }
 
-  /** True while the open string is a value, not a key. */
-  get inValueString(): boolean {
-    return !this.#stringIsKey;
+  /**
+   * True while the open string is a value inside a response's `result`: the only strings
+   * diverted. A request's, a notification's or an error's strings are forwarded as they are,
+   * and a proxy could not find a token inside an error's message.
+   */
+  get inResultValueString(): boolean {
+    return !this.#stringIsKey && this.#inResult;
   }
 
   /** True for `{ } [ ] : ,`. */

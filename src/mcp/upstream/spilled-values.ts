@@ -102,6 +102,11 @@ export class SpilledValues {
     return Object.keys(value).length === 1 && this.isToken(token) ? token : undefined;
   }
 
+  /** A token's value, left in the registry (to measure it or read its first bytes). */
+  peek(token: string): SpilledValue | undefined {
+    return this.#values.get(token);
+  }
+
   /** Removes the value from the registry and gives it to the caller, who must release it. */
   take(token: string): SpilledValue | undefined {
     const value = this.#values.get(token);
