@@ -179,9 +179,10 @@ export class ProxySession {
       }
       try {
         const result = await this.#send(request, extra);
-        if (request.params.task) {
+        const { task } = result as Partial<CreateTaskResult>;
+        if (task) {
           // The call runs as a task: its result comes with tasks/result, spooled there.
-          this.#taskTools.set((result as CreateTaskResult).task.taskId, name);
+          this.#taskTools.set(task.taskId, name);
           return result;
         }
         return await this.#spool(result as CallToolResult, name, extra.signal);
