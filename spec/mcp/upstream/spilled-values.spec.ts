@@ -35,8 +35,8 @@ describe('SpilledValues', () => {
     const spilled = new SpilledValues();
     const message = await spillOne(spilled, original);
     expect(spilled.tokensIn(message)).toHaveLength(4);
-    const structured = (message?.result as Record<string, Record<string, string>>)
-      .structuredContent;
+    const result = message?.result as Record<string, Record<string, string>> | undefined;
+    const structured = result?.structuredContent;
     expect(Object.keys(structured ?? {})).toEqual([SPILLED_JSON_KEY]);
     expect(await spilled.resolve(message)).toEqual(original);
     expect(spilled.size).toBe(0);
