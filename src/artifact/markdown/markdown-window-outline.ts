@@ -81,7 +81,7 @@ export function outlineWindow(window: MarkdownOutlineWindow): WindowOutline {
         heading = undefined;
         break;
       case 'inline': {
-        const text = walkInline(token, line, found);
+        const text = walkInline(token, line, found, heading !== undefined || inHeaderCell);
         if (heading) heading.text = text;
         if (inHeaderCell) table?.columns.push(text);
         break;
@@ -170,9 +170,15 @@ interface OpenLink {
 
 /**
  * Walks an inline token starting on document line `line`: adds its links and images (each on
- * the line it starts on) to `found` and returns its plain text, whitespace collapsed.
+ * the line it starts on) to `found` and returns its plain text, whitespace collapsed, when
+ * `wantText` (a heading or a table's header cell), else ''.
  */
-function walkInline(inline: MarkdownItToken, line: number, found: WindowOutline): string {
+function walkInline(
+  inline: MarkdownItToken,
+  line: number,
+  found: WindowOutline,
+  wantText: boolean,
+): string {
   const source = inline.content;
   let text = '';
   let offset = 0;
@@ -190,7 +196,7 @@ function walkInline(inline: MarkdownItToken, line: number, found: WindowOutline)
       offset = at;
     }
     const piece = childText(child);
-    text += piece;
+    if (wantText) text += piece;
     for (const link of open) link.text += piece;
     if (child.type === 'text' && open.length === 0) {
       for (const { text: literal, url } of literalAutolinks(piece)) {
@@ -213,7 +219,7 @@ function walkInline(inline: MarkdownItToken, line: number, found: WindowOutline)
       if (closed?.link) closed.link.text = collapsed(closed.text);
     }
   }
-  return collapsed(text);
+  return wantText ? collapsed(text) : '';
 }
 
 function autolink(lineNumber: number, text: string, url: string): PendingLink {
