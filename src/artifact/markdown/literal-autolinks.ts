@@ -30,6 +30,7 @@ export function literalAutolinks(text: string): LiteralAutolink[] {
   if (/www\.|https?:\/\//i.test(text)) {
     for (const match of text.matchAll(urlLiteral)) {
       const literal = trimmed(match[0]);
+      if (!/^(?:https?:\/\/|www\.)/i.test(literal)) continue;
       const www = /^www\./i.test(literal);
       const domain = literal.replace(/^(?:https?:\/\/)/i, '').split(/[/?#]/)[0] ?? '';
       if (!validDomain(domain, www)) continue;

@@ -57,6 +57,9 @@ async function loadParser(): Promise<MarkdownIt> {
   const { default: markdownIt } = await import('markdown-it');
   const md = markdownIt('commonmark', { maxNesting: 100 });
   md.enable(['table', 'strikethrough']);
+  // Entities stay tokens of their own: plain text decodes them as micromark's text does, and
+  // literal autolinks see them as written.
+  md.core.ruler.disable('text_join');
   // URLs are reported as written (escapes decoded), never percent-encoded, punycoded or refused.
   md.normalizeLink = (url) => url;
   md.normalizeLinkText = (text) => text;

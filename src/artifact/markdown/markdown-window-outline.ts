@@ -1,6 +1,5 @@
-import { literalAutolinks } from './literal-autolinks.js';
+import { type InlineWalk, walkInline } from './markdown-inline-walk.js';
 import type { PendingLink } from './markdown-link-collector.js';
-import { type MarkdownItToken, referenceMarker } from './markdown-token-parse.js';
 import type {
   MarkdownCodeBlock,
   MarkdownDefinition,
@@ -63,9 +62,12 @@ export function outlineWindow(window: MarkdownOutlineWindow): WindowOutline {
   let table: MarkdownTable | undefined;
   let inHeaderCell = false;
   let inBody = false;
+  // Table cells have no line map of their own: they are on their row's line.
   let rowLine = 0;
+  const walk: InlineWalk = { links: found.links, images: found.images, documentLine };
   for (const token of tokens) {
-    const line = token.map ? documentLine(token.map[0]) : rowLine;
+    const markdownItLine = token.map ? token.map[0] : rowLine;
+    const line = documentLine(markdownItLine);
     if (token.map && token.nesting !== -1 && line >= windowEnd) break;
     switch (token.type) {
       case 'heading_open':
@@ -81,7 +83,8 @@ export function outlineWindow(window: MarkdownOutlineWindow): WindowOutline {
         heading = undefined;
         break;
       case 'inline': {
-        const text = walkInline(token, line, found, heading !== undefined || inHeaderCell);
+        const wantText = heading !== undefined || inHeaderCell;
+        const text = walkInline(token, markdownItLine, walk, { wantText, inLabel: false });
         if (heading) heading.text = text;
         if (inHeaderCell) table?.columns.push(text);
         break;
@@ -106,7 +109,7 @@ export function outlineWindow(window: MarkdownOutlineWindow): WindowOutline {
         inBody = true;
         break;
       case 'tr_open':
-        rowLine = line;
+        rowLine = markdownItLine;
         if (table && inBody && line < windowEnd) table.rowCount++;
         break;
       case 'th_open':
@@ -137,112 +140,6 @@ function infoOf(info: string): [string | undefined, string | undefined] {
   const meta = trimmed.slice(space).trim();
   return [decodeMarkdownString(trimmed.slice(0, space)), decodeMarkdownString(meta)];
 }
-
-/** The text of inline tokens as a reader sees it: markup and HTML dropped, breaks as spaces. */
-function plainText(children: readonly MarkdownItToken[] | null): string {
-  let text = '';
-  for (const child of children ?? []) text += childText(child);
-  return text;
-}
-
-function childText(child: MarkdownItToken): string {
-  switch (child.type) {
-    case 'text':
-    case 'code_inline':
-      return child.content;
-    case 'softbreak':
-    case 'hardbreak':
-      return ' ';
-    case 'image':
-      return plainText(child.children);
-    default:
-      return '';
-  }
-}
-
-const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** A link being walked; an autolink has no `link` (it is listed when it opens). */
-interface OpenLink {
-  link: PendingLink | undefined;
-  text: string;
-}
-
-/**
- * Walks an inline token starting on document line `line`: adds its links and images (each on
- * the line it starts on) to `found` and returns its plain text, whitespace collapsed, when
- * `wantText` (a heading or a table's header cell), else ''.
- */
-function walkInline(
-  inline: MarkdownItToken,
-  line: number,
-  found: WindowOutline,
-  wantText: boolean,
-): string {
-  const source = inline.content;
-  let text = '';
-  let offset = 0;
-  let current = line;
-  const open: OpenLink[] = [];
-  const children = inline.children ?? [];
-  for (let index = 0; index < children.length; index++) {
-    const child = children[index] as MarkdownItToken;
-    const at = child.sourceOffset;
-    if (at !== undefined && at >= offset) {
-      for (let next = source.indexOf('\n', offset); next !== -1 && next < at; ) {
-        current++;
-        next = source.indexOf('\n', next + 1);
-      }
-      offset = at;
-    }
-    const piece = childText(child);
-    if (wantText) text += piece;
-    for (const link of open) link.text += piece;
-    if (child.type === 'text' && open.length === 0) {
-      for (const { text: literal, url } of literalAutolinks(piece)) {
-        found.links.push(autolink(current, literal, url));
-      }
-    } else if (child.type === 'image') {
-      found.images.push(pendingLink(current, collapsed(piece), child));
-    } else if (child.type === 'link_open') {
-      const label = children[index + 1];
-      if (child.markup === 'autolink') {
-        found.links.push(autolink(current, label?.content ?? '', attribute(child, 'href')));
-        open.push({ link: undefined, text: '' });
-        continue;
-      }
-      const link = pendingLink(current, '', child);
-      found.links.push(link);
-      open.push({ link, text: '' });
-    } else if (child.type === 'link_close') {
-      const closed = open.pop();
-      if (closed?.link) closed.link.text = collapsed(closed.text);
-    }
-  }
-  return wantText ? collapsed(text) : '';
-}
-
-function autolink(lineNumber: number, text: string, url: string): PendingLink {
-  return { lineNumber, text, url, title: undefined, identifier: undefined };
-}
-
-function pendingLink(lineNumber: number, text: string, token: MarkdownItToken): PendingLink {
-  const href = attribute(token, token.type === 'image' ? 'src' : 'href');
-  const title = attribute(token, 'title');
-  if (href.startsWith(referenceMarker)) {
-    const identifier = href.slice(referenceMarker.length);
-    return { lineNumber, text, url: undefined, title: undefined, identifier };
-  }
-  return {
-    lineNumber,
-    text,
-    url: href,
-    title: title === '' ? undefined : title,
-    identifier: undefined,
-  };
-}
-
-const attribute = (token: MarkdownItToken, name: string) => String(token.attrGet(name) ?? '');
 
 function frontmatterOf(window: MarkdownOutlineWindow): MarkdownFrontmatter | undefined {
   const { frontmatterEnd: end, frontmatterFormat: format } = window.parsed;
