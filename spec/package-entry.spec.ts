@@ -97,6 +97,7 @@ describe('importing the package', () => {
       for (const lazy of [
         'gpt-tokenizer',
         'micromark',
+        'markdown-it',
         'jsonpath-plus',
         '@msgpack/msgpack',
         'send',

@@ -1,16 +1,15 @@
 // The free names of the TSDoc examples in src/artifact/markdown/ (see common.ts).
 
-import type {
-  PendingLink,
-  TokenSource,
-} from '../../src/artifact/markdown/markdown-link-collector.js';
+import type { PendingLink } from '../../src/artifact/markdown/markdown-link-collector.js';
 import type {
   MarkdownEvent,
   MarkdownToken,
   ParsedMarkdown,
 } from '../../src/artifact/markdown/markdown-parse.js';
+import type { ParsedMarkdownTokens } from '../../src/artifact/markdown/markdown-token-parse.js';
 import type { Listing } from '../../src/artifact/markdown/markdown-tool-listing.js';
 import type {
+  MarkdownOutlineWindow,
   MarkdownWindow,
   MarkdownWindowOptions,
 } from '../../src/artifact/markdown/markdown-windows.js';
@@ -25,10 +24,10 @@ import type {
 } from '../../src/index.js';
 
 export declare const parsed: ParsedMarkdown;
+export declare const parsedTokens: ParsedMarkdownTokens;
 export declare const events: MarkdownEvent[];
 export declare const token: MarkdownToken;
 export declare const text: string;
-export declare const source: TokenSource;
 export declare const collector: { links: PendingLink[] };
 export declare const docsDefinition: MarkdownDefinition;
 export declare const seeds: DefinitionSeeds;
@@ -37,7 +36,8 @@ export declare const prefix: string[];
 export declare const size: number;
 export declare const hardLimit: number;
 export declare const startLine: number;
-export declare const window: MarkdownWindow;
+export declare const window: MarkdownOutlineWindow;
+export declare const textWindow: MarkdownWindow;
 export declare const options: MarkdownWindowOptions;
 export declare const outline: MarkdownOutline;
 export declare const sections: MarkdownSection[];

@@ -28,7 +28,7 @@ const definitionStart = /^(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[((?:[^\\[\]]|
 /**
  * Collects, with a cheap line scan, every label that may be defined anywhere in the document,
  * so that each window is parsed knowing them: CommonMark lets `[text][label]` come before
- * `[label]: url`, and micromark decides whether a reference is a link while parsing. The scan
+ * `[label]: url`, and the parser decides whether a reference is a link while parsing. The scan
  * over-approximates (a definition-like line inside code is included); references to a label
  * that turns out not to be a real definition are dropped after parsing. A label broken over
  * two lines is not seen, so a reference to it resolves only inside the same window.

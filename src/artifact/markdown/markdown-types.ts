@@ -140,7 +140,8 @@ export interface MarkdownOutline {
 export interface SpooledMarkdownArtifactOptions extends SpooledArtifactOptions {
   /**
    * How much text is parsed at a time (UTF-16 code units, ≈ bytes); a window may grow to 4×
-   * this when no safe cut appears sooner. Default 64 KiB: micromark's time and memory per byte
+   * this when no safe cut appears sooner. Default 64 KiB: the outline's parse (markdown-it) is
+   * linear, but plain text re-parses a window with micromark, whose time and memory per byte
    * grow with its input (measured: ~290 KiB/s and ~70 MB of events at 64 KiB, ~50 KiB/s and
    * ~300 MB at 512 KiB).
    */

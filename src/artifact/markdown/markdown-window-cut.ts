@@ -1,4 +1,4 @@
-import { lineIndexAt, type ParsedMarkdown } from './markdown-parse.js';
+import type { ParsedMarkdownTokens } from './markdown-token-parse.js';
 
 /**
  * Where a window ends: how many of the buffered lines (after the prefix) it keeps, and the lines
@@ -9,18 +9,15 @@ export interface WindowCut {
   nextPrefix: readonly string[];
 }
 
-/** Blocks a blank line may belong to: a cut there would end them early. */
-const protectingTypes = new Set(['codeFenced', 'codeIndented', 'htmlFlow', 'yaml', 'toml']);
-
-/** Tokens between top-level blocks. */
-const separatorTypes = new Set(['lineEnding', 'lineEndingBlank', 'linePrefix', 'whitespace']);
+/** Blocks a blank line may belong to: a cut there would end them early (front matter too). */
+const protectingTypes = new Set(['fence', 'code_block', 'html_block']);
 
 const blank = /^[ \t\r]*$/;
 const startsAtColumnZero = /^[^ \t\r]/;
 
 /**
  * Finds where to end a window parsed from `lines` (its prefix, then buffered lines). A safe cut
- * follows a blank line that micromark did not put inside fenced or indented code, an HTML block
+ * follows a blank line that the parse did not put inside fenced or indented code, an HTML block
  * or front matter, and precedes a line starting at column 0: after a blank line such a line
  * cannot continue any block (no lazy continuation, no list-item continuation, no setext
  * underline or table delimiter of the block before), so parsing the two sides apart gives the
@@ -32,11 +29,11 @@ const startsAtColumnZero = /^[^ \t\r]/;
  *
  * @example
  * ```ts
- * const cut = findWindowCut(parsed, lines, prefix.length, size >= hardLimit);
+ * const cut = findWindowCut(parsedTokens, lines, prefix.length, size >= hardLimit);
  * ```
  */
 export function findWindowCut(
-  parsed: ParsedMarkdown,
+  parsed: ParsedMarkdownTokens,
   lines: readonly string[],
   prefixLength: number,
   forced: boolean,
@@ -63,8 +60,8 @@ interface TopLevelBlock {
   type: string;
   startLine: number;
   endLine: number;
-  /** How many fences a code block has: 1 when it is still open. */
-  fences: number;
+  /** The fence's marker (for a fenced code block). */
+  markup: string;
 }
 
 /**
@@ -77,48 +74,43 @@ function resumingPrefix(
   lines: readonly string[],
 ): readonly string[] | undefined {
   switch (block?.type) {
-    case 'codeFenced':
-      return block.fences === 1 ? lines.slice(block.startLine, block.startLine + 1) : undefined;
-    case 'table':
+    case 'fence':
+      return block.endLine === lines.length - 1 && !closesFence(block, lines)
+        ? lines.slice(block.startLine, block.startLine + 1)
+        : undefined;
+    case 'table_open':
       return block.endLine === lines.length - 1
         ? lines.slice(block.startLine, block.startLine + 2)
         : undefined;
-    case 'codeIndented':
+    case 'code_block':
       return lines.slice(block.endLine);
     default:
       return undefined;
   }
 }
 
+/** Whether a fenced block's last line is its closing fence (markdown-it says not). */
+function closesFence(block: TopLevelBlock, lines: readonly string[]): boolean {
+  if (block.endLine === block.startLine) return false;
+  const last = (lines[block.endLine] ?? '').replace(/^ {0,3}/, '').replace(/[ \t\r]+$/, '');
+  const marker = block.markup[0] ?? '`';
+  return last.length >= block.markup.length && [...last].every((char) => char === marker);
+}
+
 /** Marks lines inside protecting blocks (after their first line) and finds the last top-level block. */
-function scanBlocks(parsed: ParsedMarkdown, lineCount: number) {
-  const { events, lineStarts } = parsed;
+function scanBlocks(parsed: ParsedMarkdownTokens, lineCount: number) {
+  const { tokens, lineOf, frontmatterEnd } = parsed;
   const protectedLines = new Uint8Array(lineCount);
+  protectedLines.fill(1, 1, frontmatterEnd);
   let lastBlock: TopLevelBlock | undefined;
-  let depth = 0;
-  for (const [kind, token] of events) {
-    if (kind === 'exit') {
-      depth--;
-      if (depth === 0 && token.type === lastBlock?.type) {
-        lastBlock.endLine = lineIndexAt(
-          lineStarts,
-          Math.max(token.start.offset, token.end.offset - 1),
-        );
-      }
-      continue;
-    }
-    if (depth === 0 && !separatorTypes.has(token.type)) {
-      const startLine = lineIndexAt(lineStarts, token.start.offset);
-      lastBlock = { type: token.type, startLine, endLine: startLine, fences: 0 };
-    } else if (depth === 1 && token.type === 'codeFencedFence' && lastBlock) {
-      lastBlock.fences++;
-    }
-    if (protectingTypes.has(token.type)) {
-      const first = lineIndexAt(lineStarts, token.start.offset);
-      const last = lineIndexAt(lineStarts, Math.max(token.start.offset, token.end.offset - 1));
-      protectedLines.fill(1, first + 1, last + 1);
-    }
-    depth++;
+  for (const token of tokens) {
+    const { map } = token;
+    if (!map || token.nesting === -1) continue;
+    const startLine = lineOf(map[0]);
+    const endLine = lineOf(Math.max(map[0], map[1] - 1));
+    if (token.level === 0)
+      lastBlock = { type: token.type, startLine, endLine, markup: token.markup };
+    if (protectingTypes.has(token.type)) protectedLines.fill(1, startLine + 1, endLine + 1);
   }
   return { protectedLines, lastBlock };
 }

@@ -1,5 +1,5 @@
-import { LinkCollector, type PendingLink } from './markdown-link-collector.js';
-import type { MarkdownToken } from './markdown-parse.js';
+import { type InlineWalk, walkInline } from './markdown-inline-walk.js';
+import type { PendingLink } from './markdown-link-collector.js';
 import type {
   MarkdownCodeBlock,
   MarkdownDefinition,
@@ -7,8 +7,8 @@ import type {
   MarkdownHeading,
   MarkdownTable,
 } from './markdown-types.js';
-import { type MarkdownWindow, windowLineNumber } from './markdown-windows.js';
-import { decodeMarkdownString, hidesText, plainTextOf } from './plain-text-of.js';
+import type { MarkdownOutlineWindow } from './markdown-windows.js';
+import { decodeMarkdownString } from './plain-text-of.js';
 
 /**
  * What one window holds. A code block or table that began in the window's prefix (a forced cut
@@ -31,16 +31,8 @@ export interface WindowOutline {
   continuedTable: MarkdownTable | undefined;
 }
 
-/** Plain text gathered while a heading, link label or table cell is open. */
-class Capture {
-  readonly parts: string[] = [];
-  get text(): string {
-    return this.parts.join('').replace(/\s+/g, ' ').trim();
-  }
-}
-
 /**
- * One walk over a window's events, collecting front matter, headings, code blocks, links,
+ * One walk over a window's tokens, collecting front matter, headings, code blocks, links,
  * images, tables and definitions with their document line numbers.
  *
  * @example
@@ -49,163 +41,109 @@ class Capture {
  * console.log(found.headings.map((heading) => heading.text));
  * ```
  */
-export function outlineWindow(window: MarkdownWindow): WindowOutline {
-  const { text, events } = window.parsed;
-  let frontmatter: MarkdownFrontmatter | undefined;
-  const headings: MarkdownHeading[] = [];
-  const codeBlocks: MarkdownCodeBlock[] = [];
-  const tables: MarkdownTable[] = [];
-  let continuedCodeBlock: MarkdownCodeBlock | undefined;
-  let continuedTable: MarkdownTable | undefined;
-  const raw = (token: MarkdownToken) => text.slice(token.start.offset, token.end.offset);
-  const firstLine = (token: MarkdownToken) => windowLineNumber(window, token.start.offset);
-  const endLine = (token: MarkdownToken) =>
-    windowLineNumber(window, Math.max(token.start.offset, token.end.offset - 1)) + 1;
-  const inPrefix = (token: MarkdownToken) => firstLine(token) < window.startLine;
-  const captures: Capture[] = [];
-  let hiddenBy: MarkdownToken | undefined;
+export function outlineWindow(window: MarkdownOutlineWindow): WindowOutline {
+  const { tokens, lineOf, definitions: parsedDefinitions } = window.parsed;
+  const found: WindowOutline = {
+    frontmatter: frontmatterOf(window),
+    headings: [],
+    codeBlocks: [],
+    links: [],
+    images: [],
+    tables: [],
+    definitions: [],
+    continuedCodeBlock: undefined,
+    continuedTable: undefined,
+  };
+  const documentLine = (markdownItLine: number) =>
+    window.startLine + lineOf(markdownItLine) - window.prefix.length;
+  const windowEnd = window.startLine + window.endIndex - window.prefix.length;
+  const inPrefix = (line: number) => line < window.startLine;
   let heading: MarkdownHeading | undefined;
-  let codeBlock: MarkdownCodeBlock | undefined;
   let table: MarkdownTable | undefined;
-  let inTableBody = false;
-  const linkCollector = new LinkCollector({ raw, lineOf: firstLine });
-
-  const open = () => captures.push(new Capture());
-  // Captures nest as their tokens do: the one to close is the last opened.
-  const close = (): string => captures.pop()?.text ?? '';
-
-  const enter = (token: MarkdownToken) => {
-    // GFM's and front matter's token types are not in micromark's typed map.
-    const type: string = token.type;
-    if (hiddenBy === undefined) {
-      const plain = captures.length > 0 ? plainTextOf(token, text) : undefined;
-      if (plain !== undefined) for (const capture of captures) capture.parts.push(plain);
-      if (hidesText(type)) hiddenBy = token;
-    }
-    linkCollector.enter(token);
-    switch (type) {
-      case 'yaml':
-      case 'toml':
-        frontmatter = frontmatterOf(window, token, type);
-        break;
-      case 'atxHeading':
-      case 'setextHeading':
-        heading = { lineNumber: firstLine(token), depth: 0, text: '', style: 'atx' };
-        if (type === 'setextHeading') heading.style = 'setext';
-        break;
-      case 'atxHeadingSequence':
-        if (heading?.depth === 0) heading.depth = token.end.offset - token.start.offset;
-        break;
-      case 'setextHeadingLineSequence':
-        if (heading) heading.depth = text[token.start.offset] === '=' ? 1 : 2;
-        break;
-      case 'atxHeadingText':
-      case 'setextHeadingText':
-      case 'tableHeader':
-      case 'labelText':
-        open();
-        break;
-      case 'codeFenced':
-      case 'codeIndented':
-        codeBlock = {
-          start: firstLine(token),
-          end: 0,
-          lang: undefined,
-          meta: undefined,
-          fenced: type === 'codeFenced',
+  let inHeaderCell = false;
+  let inBody = false;
+  // Table cells have no line map of their own: they are on their row's line.
+  let rowLine = 0;
+  const walk: InlineWalk = { links: found.links, images: found.images, documentLine };
+  for (const token of tokens) {
+    const markdownItLine = token.map ? token.map[0] : rowLine;
+    const line = documentLine(markdownItLine);
+    if (token.map && token.nesting !== -1 && line >= windowEnd) break;
+    switch (token.type) {
+      case 'heading_open':
+        heading = {
+          lineNumber: line,
+          depth: Number(token.tag.slice(1)),
+          text: '',
+          style: token.markup.startsWith('#') ? 'atx' : 'setext',
         };
         break;
-      case 'codeFencedFenceInfo':
-        if (codeBlock) codeBlock.lang = decodeMarkdownString(raw(token));
-        break;
-      case 'codeFencedFenceMeta':
-        if (codeBlock) codeBlock.meta = decodeMarkdownString(raw(token));
-        break;
-      case 'table':
-        table = { start: firstLine(token), end: 0, columns: [], rowCount: 0 };
-        break;
-      case 'tableHead':
-      case 'tableBody':
-        inTableBody = type === 'tableBody';
-        break;
-      case 'tableRow':
-        if (table && inTableBody) table.rowCount++;
-        break;
-    }
-  };
-
-  const exit = (token: MarkdownToken) => {
-    if (token === hiddenBy) hiddenBy = undefined;
-    const type: string = token.type;
-    linkCollector.exit(type);
-    switch (type) {
-      case 'atxHeadingText':
-      case 'setextHeadingText': {
-        const headingText = close();
-        if (heading) heading.text = headingText;
-        break;
-      }
-      case 'atxHeading':
-      case 'setextHeading':
-        if (heading) headings.push(heading);
+      case 'heading_close':
+        if (heading) found.headings.push(heading);
         heading = undefined;
         break;
-      case 'tableHeader': {
-        const cell = close();
-        table?.columns.push(cell);
+      case 'inline': {
+        const wantText = heading !== undefined || inHeaderCell;
+        const text = walkInline(token, markdownItLine, walk, { wantText, inLabel: false });
+        if (heading) heading.text = text;
+        if (inHeaderCell) table?.columns.push(text);
         break;
       }
-      case 'codeFenced':
-      case 'codeIndented':
-        if (!codeBlock) break;
-        codeBlock.end = endLine(token);
-        if (inPrefix(token)) continuedCodeBlock = codeBlock;
-        else codeBlocks.push(codeBlock);
-        codeBlock = undefined;
+      case 'fence':
+      case 'code_block': {
+        const fenced = token.type === 'fence';
+        const [lang, meta] = fenced ? infoOf(token.info) : [undefined, undefined];
+        const end = documentLine(Math.max(token.map?.[0] ?? 0, (token.map?.[1] ?? 1) - 1)) + 1;
+        const block = { start: line, end, lang, meta, fenced };
+        if (inPrefix(line)) found.continuedCodeBlock = block;
+        else found.codeBlocks.push(block);
         break;
-      case 'labelText':
-        linkCollector.labelClosed(close());
+      }
+      case 'table_open': {
+        const end = documentLine(Math.max(token.map?.[0] ?? 0, (token.map?.[1] ?? 1) - 1)) + 1;
+        table = { start: line, end, columns: [], rowCount: 0 };
+        inBody = false;
         break;
-      case 'table':
+      }
+      case 'tbody_open':
+        inBody = true;
+        break;
+      case 'tr_open':
+        rowLine = markdownItLine;
+        if (table && inBody && line < windowEnd) table.rowCount++;
+        break;
+      case 'th_open':
+      case 'th_close':
+        inHeaderCell = token.nesting === 1;
+        break;
+      case 'table_close':
         if (!table) break;
-        table.end = endLine(token);
-        if (inPrefix(token)) continuedTable = table;
-        else tables.push(table);
+        if (inPrefix(table.start)) found.continuedTable = table;
+        else found.tables.push(table);
         table = undefined;
         break;
     }
-  };
-
-  for (const [kind, token] of events) {
-    if (kind === 'enter') {
-      if (token.start.offset >= window.endOffset) break;
-      enter(token);
-    } else {
-      exit(token);
-    }
   }
-  const { links, images, definitions } = linkCollector;
-  return {
-    frontmatter,
-    headings,
-    codeBlocks,
-    links,
-    images,
-    tables,
-    definitions,
-    continuedCodeBlock,
-    continuedTable,
-  };
+  for (const { line, identifier, url, title } of parsedDefinitions) {
+    const lineNumber = documentLine(line);
+    if (lineNumber < windowEnd) found.definitions.push({ identifier, lineNumber, url, title });
+  }
+  return found;
 }
 
-function frontmatterOf(
-  window: MarkdownWindow,
-  token: MarkdownToken,
-  format: 'yaml' | 'toml',
-): MarkdownFrontmatter {
-  const start = windowLineNumber(window, token.start.offset);
-  const end = windowLineNumber(window, token.end.offset - 1) + 1;
-  const { text, lineStarts } = window.parsed;
-  const inside = text.slice(lineStarts[start + 1] ?? text.length, (lineStarts[end - 1] ?? 1) - 1);
-  return { format, start, end, text: inside.replace(/\r$/gm, '') };
+/** A fence's info string split at its first whitespace, both decoded; undefined when empty. */
+function infoOf(info: string): [string | undefined, string | undefined] {
+  const trimmed = info.trim();
+  if (trimmed === '') return [undefined, undefined];
+  const space = trimmed.search(/[ \t]/);
+  if (space === -1) return [decodeMarkdownString(trimmed), undefined];
+  const meta = trimmed.slice(space).trim();
+  return [decodeMarkdownString(trimmed.slice(0, space)), decodeMarkdownString(meta)];
+}
+
+function frontmatterOf(window: MarkdownOutlineWindow): MarkdownFrontmatter | undefined {
+  const { frontmatterEnd: end, frontmatterFormat: format } = window.parsed;
+  if (end === 0 || format === undefined) return undefined;
+  const inside = window.lines.slice(1, end - 1).map((line) => line.replace(/\r$/, ''));
+  return { format, start: 0, end, text: inside.join('\n') };
 }

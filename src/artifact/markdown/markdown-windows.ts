@@ -1,21 +1,38 @@
 import { throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { LineSource } from './markdown-definition-scan.js';
 import { lineIndexAt, type ParsedMarkdown, parseMarkdownLines } from './markdown-parse.js';
+import { type ParsedMarkdownTokens, parseMarkdownTokens } from './markdown-token-parse.js';
 import type { DefinitionSeeds, MarkdownWindowSpan } from './markdown-types.js';
 import { findWindowCut } from './markdown-window-cut.js';
 
 /**
- * A window and its parse. The parse may have run past the window (the lines after its cut
- * are parsed again with the next window): tokens starting at or after `endOffset` are not its.
+ * A window and its micromark parse (for its plain text). Tokens starting at or after
+ * `endOffset` are not the window's.
+ *
+ * @example
+ * ```ts
+ * const textWindow = await parseWindowSpan(artifact, outline.windows[0]!, outline.seeds);
+ * ```
+ */
+export interface MarkdownWindow extends MarkdownWindowSpan {
+  readonly parsed: ParsedMarkdown;
+  readonly endOffset: number;
+}
+
+/**
+ * A window and its markdown-it parse (for the outline): `lines` are the parsed lines (prefix
+ * first). The parse may have run past the window (the lines after its cut are parsed again
+ * with the next window): blocks starting at or after line `endIndex` of `lines` are not its.
  *
  * @example
  * ```ts
  * for await (const window of markdownWindows(artifact, options)) outlineWindow(window);
  * ```
  */
-export interface MarkdownWindow extends MarkdownWindowSpan {
-  readonly parsed: ParsedMarkdown;
-  readonly endOffset: number;
+export interface MarkdownOutlineWindow extends MarkdownWindowSpan {
+  readonly lines: readonly string[];
+  readonly parsed: ParsedMarkdownTokens;
+  readonly endIndex: number;
 }
 
 /**
@@ -32,8 +49,8 @@ export interface MarkdownWindowOptions {
 const hardLimitWindows = 4;
 
 /**
- * Streams a Markdown document as parsed windows of whole lines, holding at most
- * `hardLimitWindows × windowBytes` of text (and its micromark events) at a time. Each window
+ * Streams a Markdown document as windows of whole lines parsed by markdown-it, holding at most
+ * `hardLimitWindows × windowBytes` of text (and its tokens) at a time. Each window
  * ends at a point where parsing apart gives the tokens parsing together would (see
  * {@link findWindowCut}); front matter is recognised in the first window only.
  *
@@ -47,7 +64,7 @@ const hardLimitWindows = 4;
 export async function* markdownWindows(
   source: LineSource,
   options: MarkdownWindowOptions,
-): AsyncGenerator<MarkdownWindow> {
+): AsyncGenerator<MarkdownOutlineWindow> {
   const { windowBytes, seeds, signal } = options;
   const hardLimit = windowBytes * hardLimitWindows;
   let startLine = 0;
@@ -61,14 +78,14 @@ export async function* markdownWindows(
     if (size < threshold) continue;
     throwIfAborted(signal);
     const lines = [...prefix, ...buffer];
-    const parsed = await parse(lines, startLine, prefix, seeds);
+    const parsed = await parseTokens(lines, startLine, prefix, seeds);
     const cut = findWindowCut(parsed, lines, prefix.length, size >= hardLimit);
     if (cut === undefined) {
       threshold = hardLimit;
       continue;
     }
-    const endOffset = parsed.lineStarts[prefix.length + cut.lineCount] ?? parsed.text.length;
-    yield { startLine, lineCount: cut.lineCount, prefix, parsed, endOffset };
+    const endIndex = prefix.length + cut.lineCount;
+    yield { startLine, lineCount: cut.lineCount, prefix, lines, parsed, endIndex };
     startLine += cut.lineCount;
     buffer = buffer.slice(cut.lineCount);
     size = buffer.reduce((total, line) => total + line.length + 1, 0);
@@ -77,12 +94,13 @@ export async function* markdownWindows(
   }
   if (buffer.length === 0) return;
   throwIfAborted(signal);
-  const parsed = await parse([...prefix, ...buffer], startLine, prefix, seeds);
-  yield { startLine, lineCount: buffer.length, prefix, parsed, endOffset: parsed.text.length };
+  const lines = [...prefix, ...buffer];
+  const parsed = await parseTokens(lines, startLine, prefix, seeds);
+  yield { startLine, lineCount: buffer.length, prefix, lines, parsed, endIndex: lines.length };
 }
 
 /**
- * Parses a window of an earlier pass again, exactly as that pass did (to read its text).
+ * Parses a window of an earlier pass again with micromark (to read its text).
  *
  * @example
  * ```ts
@@ -108,7 +126,7 @@ export async function parseWindowSpan(
  *
  * @example
  * ```ts
- * const lineNumber = windowLineNumber(window, token.start.offset);
+ * const lineNumber = windowLineNumber(textWindow, token.start.offset);
  * ```
  */
 export function windowLineNumber(window: MarkdownWindow, offset: number): number {
@@ -121,5 +139,18 @@ function parse(
   prefix: readonly string[],
   seeds: DefinitionSeeds,
 ): Promise<ParsedMarkdown> {
-  return parseMarkdownLines(lines, { seeds, frontmatter: startLine === 0 && prefix.length === 0 });
+  return parseMarkdownLines(lines, { seeds, frontmatter: startsDocument(startLine, prefix) });
 }
+
+function parseTokens(
+  lines: readonly string[],
+  startLine: number,
+  prefix: readonly string[],
+  seeds: DefinitionSeeds,
+): Promise<ParsedMarkdownTokens> {
+  return parseMarkdownTokens(lines, { seeds, frontmatter: startsDocument(startLine, prefix) });
+}
+
+/** Front matter is recognised only at the very start of the document. */
+const startsDocument = (startLine: number, prefix: readonly string[]) =>
+  startLine === 0 && prefix.length === 0;

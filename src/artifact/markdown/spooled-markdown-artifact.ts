@@ -20,8 +20,9 @@ import type {
 import { plainTextLines } from './plain-text-lines.js';
 
 /**
- * A spooled Markdown document with structural queries, parsed by micromark (CommonMark, GFM,
- * YAML/TOML front matter) in windows of bounded size; lines are 0-based, ranges half-open,
+ * A spooled Markdown document with structural queries (CommonMark, GFM, YAML/TOML front
+ * matter), parsed in windows of bounded size: by markdown-it for the outline, by micromark for
+ * plain text; lines are 0-based, ranges half-open,
  * and line numbers count `\n` only, so a CRLF document answers as its LF twin.
  * A lone `\r` ends a line for Markdown structure (as CommonMark says) but not for numbering: a
  * heading after one is reported on the line of the `\n`-terminated line that holds it. The
