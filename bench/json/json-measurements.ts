@@ -13,6 +13,7 @@ export const jsonOperations = [
   'shape',
   'filter-first-100',
   'filter-count',
+  'pluck',
 ] as const;
 export type JsonOperation = (typeof jsonOperations)[number];
 
@@ -22,9 +23,10 @@ const operationLabels: Record<JsonOperation, string> = {
   shape: 'shape()',
   'filter-first-100': 'filter 5xx, limit 100',
   'filter-count': 'filter 5xx, count all',
+  pluck: 'pluck $[*].id, count all',
 };
 /** Operations that read the whole file, so a throughput means something. */
-const wholeFile = new Set<JsonOperation>(['length', 'shape', 'filter-count']);
+const wholeFile = new Set<JsonOperation>(['length', 'shape', 'filter-count', 'pluck']);
 
 /**
  * One thing to time: an operation on one file by one tool, and the answer it must give.
@@ -64,10 +66,12 @@ const jqPrograms: Record<'json' | 'jsonl', Partial<Record<JsonOperation, string[
   json: {
     length: ['length'],
     'filter-count': ['[.[] | select(.status >= 500)] | length'],
+    pluck: ['[.[].id] | length'],
   },
   jsonl: {
     length: ['-n', 'reduce inputs as $record (0; . + 1)'],
     'filter-count': ['-n', 'reduce (inputs | select(.status >= 500)) as $record (0; . + 1)'],
+    pluck: ['-n', 'reduce (inputs | .id) as $id (0; . + 1)'],
   },
 };
 
@@ -121,6 +125,8 @@ function expectedAnswer(operation: JsonOperation, data: JsonData): string {
       return `100 matches, last id ${data.hundredthServerErrorId}`;
     case 'filter-count':
       return String(data.serverErrorCount);
+    case 'pluck':
+      return String(data.recordCount);
   }
 }
 

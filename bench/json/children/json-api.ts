@@ -68,6 +68,9 @@ if (operation === 'slice') {
     limit: Number.MAX_SAFE_INTEGER,
   });
   answer = { count: matches.length };
+} else if (operation === 'pluck') {
+  const matches = await artifact.query('$[*].id', { limit: Number.MAX_SAFE_INTEGER });
+  answer = { count: matches.length };
 } else if (operation !== 'length') {
   throw new Error(`unknown operation ${operation}`);
 }

@@ -35,6 +35,9 @@ export class JsonShape {
   readonly #maxDepth: number;
   #droppedFields = new Set<string>();
   #droppedCount = 0;
+  /** Each field's member paths by key, and its elements' path, built once rather than per value. */
+  readonly #childPaths = new Map<string, Map<string, string>>();
+  readonly #itemPaths = new Map<string, string>();
 
   constructor(options: { maxFields?: number; maxDepth?: number } = {}) {
     this.#maxFields = options.maxFields ?? 300;
@@ -58,12 +61,13 @@ export class JsonShape {
     }
     if (depth >= this.#maxDepth) return;
     if (type === 'array') {
-      for (const item of value as unknown[]) this.add(`${path}[*]`, item, undefined, depth + 1);
+      const items = this.#itemPaths.get(path) ?? `${path}[*]`;
+      this.#itemPaths.set(path, items);
+      for (const item of value as unknown[]) this.add(items, item, undefined, depth + 1);
     } else if (type === 'object') {
       const objects = field.types.object as number;
       for (const [key, member] of Object.entries(value as object)) {
-        const child = identifier.test(key) ? `${path}.${key}` : `${path}['${key}']`;
-        this.add(child, member, objects, depth + 1);
+        this.add(this.#childPath(path, key), member, objects, depth + 1);
       }
     }
   }
@@ -80,6 +84,22 @@ export class JsonShape {
   /** The fields in first-seen order (parents before their members). */
   fields(): ShapeField[] {
     return [...this.#fields.values()];
+  }
+
+  /** The path of member `key` of the field at `path`. */
+  #childPath(path: string, key: string): string {
+    let children = this.#childPaths.get(path);
+    if (!children) {
+      children = new Map();
+      this.#childPaths.set(path, children);
+    }
+    let child = children.get(key);
+    if (child === undefined) {
+      child = identifier.test(key) ? `${path}.${key}` : `${path}['${key}']`;
+      // Bounded like the fields: a document of ever-new keys does not grow it past a limit.
+      if (children.size < this.#maxFields) children.set(key, child);
+    }
+    return child;
   }
 
   #field(path: string, parentObjects: number | undefined): ShapeField | undefined {
