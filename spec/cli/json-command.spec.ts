@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
 import { type CommandResult, runCli, runCommand } from '../helpers/run-cli.js';
 import { tempFile } from '../helpers/temp-files.js';
 
@@ -184,5 +185,27 @@ describe('spoolforge json', () => {
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/^spoolforge: (invalid format|invalid number|missing SOURCE)/);
     }
+  });
+
+  it('reads an http(s) SOURCE as it reads the file, JSONL by its name before the query string', async () => {
+    const jsonl = await tempFile(asJsonl(data), 'rows.jsonl');
+    const json = await tempFile(JSON.stringify(data, null, 1), 'rows.json');
+    for (const path of [jsonl, json]) {
+      const server = await startServer(serveFiles(path));
+      const args = ['json', '--limit', '5', '$[?(@.status == 503)][id,path]'];
+      const remote = await runCli([...args, urlOf(server, path, '?X-Amz-Signature=secret')]);
+      const local = await runCli([...args, path]);
+      expect(remote.stderr).toBe('');
+      expect(remote.stdout.toString()).toBe(local.stdout.toString());
+      expect(remote.stdout.toString().split('\n')).toHaveLength(6);
+    }
+    // One record would be sniffed as a JSON object, whose `$[*]` is its members' values.
+    const one = await tempFile('{"a":1}\n', 'one.jsonl');
+    const server = await startServer(serveFiles(one));
+    const remote = await runCli(['json', '$[*]', urlOf(server, one, '?X-Amz-Signature=secret')]);
+    expect(remote.stdout.toString()).toBe('{"a":1}\n');
+    expect((await runCli(['json', '$[*]', '-'], Buffer.from('{"a":1}\n'))).stdout.toString()).toBe(
+      '1\n',
+    );
   });
 });

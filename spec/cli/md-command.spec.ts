@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempFile } from '../helpers/temp-files.js';
 
@@ -111,6 +112,17 @@ describe('spoolforge md', () => {
     expect([unknown.status, unknown.stderr]).toEqual([
       2,
       "spoolforge: unknown md query 'links' (headings, sections, section or code)\n",
+    ]);
+  });
+
+  it('reads an http(s) SOURCE', async () => {
+    const file = await tempFile(document, 'doc.md');
+    const server = await startServer(serveFiles(file));
+    const result = await runCli(['md', 'sections', urlOf(server, file, '?token=secret')]);
+    expect([result.status, result.stdout.toString(), result.stderr]).toEqual([
+      0,
+      expected.sections,
+      '',
     ]);
   });
 });
