@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { serveFiles, startServer, urlOf } from '../helpers/http-servers.js';
 import { type CommandResult, runCli, runCommand } from '../helpers/run-cli.js';
@@ -119,6 +120,19 @@ describe.skipIf(!jq)('spoolforge json against jq -c', () => {
     expect(theirs.stdout.toString().split('\n')).toHaveLength(151);
     expect(fromStdin.stdout.toString()).toBe(theirs.stdout.toString());
     expect(fromStdin.status).toBe(0);
+  }, 120_000);
+
+  it('prints a root or member too large to parse whole as jq -c prints it, one entry at a time', async () => {
+    const items = records(60_000).map((row) => ({ ...row, pad: 'y'.repeat(200) }));
+    const file = await tempFile(
+      JSON.stringify({ meta: { count: items.length }, items, note: 'end' }),
+      'big.json',
+    );
+    expect((await stat(file)).size).toBeGreaterThan(16 * 1024 * 1024);
+    await expectSameAsJq('$', '.', file);
+    await expectSameAsJq('$.items', '.items', file);
+    const jsonl = await tempFile(asJsonl(data.slice(0, 50)), 'rows.jsonl');
+    await expectSameAsJq('$', '-s|.', jsonl);
   }, 120_000);
 
   it('prints the records before a bad JSONL line, then fails on it like jq', async () => {

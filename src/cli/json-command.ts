@@ -1,9 +1,12 @@
+import { entryPath, type JsonDocument, largeEntryError } from '../artifact/json/json-document.js';
 import { queryJson } from '../artifact/json/json-path-query.js';
+import { resolveJsonPath } from '../artifact/json/resolve-json-path.js';
 import { SpooledJsonArtifact } from '../artifact/json/spooled-json-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
+import type { Output } from './output.js';
 import { parseArguments, parseCount, usageError } from './parse-arguments.js';
 import { sourceOptions, withSource } from './source-operand.js';
 
@@ -37,7 +40,15 @@ export const jsonCommand: Command = async (argv, context) => {
     const artifact = new SpooledJsonArtifact(await source.reader(), format ? { format } : {});
     let printed = 0;
     try {
-      await queryJson(await artifact.document(), path, {
+      const document = await artifact.document();
+      const target = await resolveJsonPath(document, path);
+      if (target.segments.length === 1 && target.document.mode !== 'parsed') {
+        if (await printWhole(target.document, output, target.prefix)) {
+          output.writeByte(0x0a);
+          return 0;
+        }
+      }
+      await queryJson(document, path, {
         onEntry: (matches) => {
           for (const match of matches) {
             output.writeUtf8(JSON.stringify(match.value));
@@ -57,6 +68,32 @@ export const jsonCommand: Command = async (argv, context) => {
     return printed > 0 ? 0 : 1;
   });
 };
+
+/**
+ * An array or object too large to parse whole (or JSONL, an array of its records), printed as
+ * `jq -c .` prints it, one entry at a time, descending into entries too large to parse; false
+ * for any other root, left to the query. True too when the reader went away.
+ */
+async function printWhole(document: JsonDocument, output: Output, at: string): Promise<boolean> {
+  const array = document.rootType === 'array';
+  if (!array && document.rootType !== 'object') return false;
+  output.writeByte(array ? 0x5b : 0x7b);
+  let count = 0;
+  for await (const entry of document.entries({ large: true })) {
+    if (count++ > 0) output.writeByte(0x2c);
+    if (!array) output.writeUtf8(`${JSON.stringify(entry.key)}:`);
+    if (entry.large) {
+      const path = at + entryPath(entry).slice(1);
+      const child = await document.child?.(entry.key ?? String(entry.index));
+      if (!child || !(await printWhole(child, output, path)))
+        throw largeEntryError(path, entry.large);
+    } else output.writeUtf8(JSON.stringify(entry.value));
+    if (count % 1024 === 0) await output.drain();
+    if (output.closed) return true;
+  }
+  output.writeByte(array ? 0x5d : 0x7d);
+  return true;
+}
 
 /** `--format`, else JSONL for a `.jsonl` or `.ndjson` name, else sniffed from the content. */
 function jsonFormat(option: string | undefined, operand: string | undefined) {
