@@ -77,7 +77,7 @@ describe('spoolforge md', () => {
     const several = await md(['section', 'Install']);
     expect(several.status).toBe(2);
     expect(several.stderr).toBe(
-      'spoolforge: 2 sections are headed "Install"; pick one by index: 1: Install; 4: Install\n',
+      'spoolforge: 2 sections are headed "Install"; pick one by index: 1: Install; 4: Install (md section --index N)\n',
     );
     const none = await md(['section', 'Usage']);
     expect(none.status).toBe(2);
@@ -108,6 +108,16 @@ describe('spoolforge md', () => {
   it('reads standard input and refuses an unknown query with exit 2', async () => {
     const piped = await runCli(['md', 'headings', '-'], Buffer.from('# A\n\nB\n=\n'));
     expect(piped.stdout.toString()).toBe('1:# A\n3:# B\n');
+    for (const args of [
+      ['code', '--depth', '2'],
+      ['headings', '--index', '1'],
+    ]) {
+      const misplaced = await runCli(['md', ...args, '-'], Buffer.from('# A\n'));
+      expect([misplaced.status, misplaced.stderr]).toEqual([
+        2,
+        `spoolforge: ${args[1]} is for md ${args[1] === '--depth' ? 'headings and md sections' : 'section'}\n`,
+      ]);
+    }
     const unknown = await runCli(['md', 'links', '-'], Buffer.from(''));
     expect([unknown.status, unknown.stderr]).toEqual([
       2,

@@ -1,4 +1,5 @@
 import { SpooledMarkdownArtifact } from '../artifact/markdown/spooled-markdown-artifact.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { Command } from './cli-context.js';
 import type { CliSource } from './cli-source.js';
 import { codeBlockText } from './code-block-text.js';
@@ -32,6 +33,10 @@ export const mdCommand: Command = async (argv, context) => {
   const [query, ...rest] = argv;
   const parsed = parseArguments(rest, mdOptions);
   const depth = optionalCount(parsed, 'depth');
+  if (depth !== undefined && query !== 'headings' && query !== 'sections')
+    throw usageError('--depth is for md headings and md sections');
+  if (parsed.options.has('index') && query !== 'section')
+    throw usageError('--index is for md section');
   const { output } = context;
   const open = async (source: CliSource) => new SpooledMarkdownArtifact(await source.reader());
   switch (query) {
@@ -53,7 +58,11 @@ export const mdCommand: Command = async (argv, context) => {
       const index = optionalCount(parsed, 'index');
       const names = index === undefined ? ['NAME', 'SOURCE'] : ['SOURCE'];
       return withSource(parsed, names, context, async (source, [name = '']) => {
-        const section = await (await open(source)).section(index ?? name);
+        const section = await (await open(source))
+          .section(index ?? name)
+          .catch((error: unknown) => {
+            throw withIndexHint(error);
+          });
         writeLines(output, section.lines);
         return 0;
       });
@@ -93,4 +102,12 @@ function writeLines(output: Output, lines: readonly { text: string }[]): void {
     output.writeUtf8(text);
     output.writeByte(0x0a);
   }
+}
+
+/** The engine names sections by index for a model; a terminal user needs the option too. */
+function withIndexHint(error: unknown): unknown {
+  if (!SpoolforgeError.isInstance(error) || error.code !== 'E_INVALID_ARGUMENT') return error;
+  return new SpoolforgeError('E_INVALID_ARGUMENT', `${error.message} (md section --index N)`, {
+    cause: error,
+  });
 }
