@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { median, type RunOptions, runCommand } from '../shared/measure.js';
 import type { JsonApiReport } from './children/json-api.js';
 import type { JsonData } from './generate-json.js';
+import { cliMeasurements, printedIdsAnswer, sliceStart } from './json-cli-measurements.js';
 import type { JsonResultRow } from './json-report.js';
 
 const mebibyte = 1024 * 1024;
@@ -40,7 +41,7 @@ const wholeFile = new Set<JsonOperation>(['length', 'shape', 'filter-count', 'pl
 export interface JsonMeasurement {
   operation: JsonOperation;
   format: 'json' | 'jsonl';
-  tool: 'spoolforge API' | 'jq' | 'naive JSON.parse';
+  tool: 'spoolforge API' | 'spoolforge CLI' | 'jq' | 'jq -c' | 'naive JSON.parse';
   argv: string[];
   expected: string;
   fileBytes: number;
@@ -56,6 +57,8 @@ export interface JsonMeasurement {
  */
 export interface JsonTools {
   distIndexPath: string;
+  /** The CLI's entry (`dist/cli/main.js`). */
+  cliPath: string;
   apiScriptPath: string;
   naiveScriptPath: string;
   jq: boolean;
@@ -107,18 +110,21 @@ export function buildJsonMeasurements(data: JsonData, tools: JsonTools): JsonMea
         });
       }
     }
+    for (const measurement of cliMeasurements(data, format, tools.cliPath, tools.jq)) {
+      measurements.push({ ...measurement, expected: expectedAnswer(measurement.operation, data) });
+    }
   }
   return measurements;
 }
 
 /** Record ids equal record indexes, so every answer follows from the generator's counts. */
 function expectedAnswer(operation: JsonOperation, data: JsonData): string {
-  const sliceStart = Math.floor(data.recordCount * 0.9);
+  const start = sliceStart(data);
   switch (operation) {
     case 'length':
       return String(data.recordCount);
     case 'slice':
-      return `10 entries, ids ${sliceStart}-${sliceStart + 9}`;
+      return `10 entries, ids ${start}-${start + 9}`;
     case 'shape':
       return `${data.recordCount} entries`;
     case 'filter-first-100':
@@ -153,8 +159,8 @@ function failureMessage(stderr: string, exitCode: number | null): string {
 
 /**
  * Runs a measurement `runs` times, each in a fresh process so its peak RSS is its own, and
- * checks the first answer. Node children report their own time (no start-up or import); jq is
- * timed from spawn to exit. A tool that fails is reported as failing, after one try.
+ * checks the first answer. Node children report their own time (no start-up or import); jq and
+ * the CLI are timed from spawn to exit. A tool that fails is reported as failing, after one try.
  *
  * @example
  * ```ts
@@ -196,6 +202,9 @@ export async function runJsonMeasurement(
     if (measurement.tool === 'jq') {
       seconds.push(result.seconds);
       answer ??= stdout;
+    } else if (measurement.tool === 'spoolforge CLI' || measurement.tool === 'jq -c') {
+      seconds.push(result.seconds);
+      answer ??= printedIdsAnswer(measurement.operation, stdout);
     } else if (measurement.tool === 'naive JSON.parse') {
       const report = JSON.parse(stdout) as { seconds: number; count: number; peakRssBytes: number };
       seconds.push(report.seconds);

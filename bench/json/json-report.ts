@@ -72,7 +72,7 @@ export function formatJsonTable(rows: readonly JsonResultRow[]): string {
 }
 
 /**
- * The problems worth shouting about: wrong answers, spoolforge failures, and spoolforge rows
+ * The problems worth shouting about: wrong answers, spoolforge failures (API and CLI), and spoolforge rows
  * over the RSS goal (other tools are there for comparison; the naive parse is expected to fail).
  *
  * @example
@@ -87,7 +87,7 @@ export function findJsonWarnings(rows: readonly JsonResultRow[]): string[] {
     if (row.check === 'MISMATCH') {
       warnings.push(`MISMATCH: ${label}: ${row.answer}, expected ${row.expected}`);
     }
-    if (row.tool !== 'spoolforge API') continue;
+    if (row.tool !== 'spoolforge API' && row.tool !== 'spoolforge CLI') continue;
     if (row.check === 'fails') warnings.push(`FAILED: ${label}: ${row.answer}`);
     if ((row.peakRssMebibytes ?? 0) > jsonRssGoalMebibytes) {
       warnings.push(`RSS: ${label} peaked at ${row.peakRssMebibytes?.toFixed(1)} MiB`);

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       compileNodeScript(join(childrenDirectory, name), workDirectory);
     const measurements = buildJsonMeasurements(data, {
       distIndexPath: join(workDirectory, 'dist', 'index.js'),
+      cliPath: join(workDirectory, 'dist', 'cli', 'main.js'),
       apiScriptPath: await compile('json-api.ts'),
       naiveScriptPath: await compile('naive-json.ts'),
       jq: jqVersion !== 'not installed',
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
       `JSON array ${(data.jsonBytes / mebibyte).toFixed(0)} MiB, JSONL ${(data.jsonlBytes / mebibyte).toFixed(0)} MiB, ${data.recordCount} records, ${data.serverErrorCount} with status >= 500; page cache warm; median of ${options.runs} runs, one fresh process per run`,
       'spoolforge API: SpooledJsonArtifact.fromFile(path, { format }) from a copy of dist/ taken at the start; each process first calls length() (opening the document: the byte-offset index of the JSON array, the record count of JSONL), then the operation; "median s" is the operation alone, "+ open s" that length() before it',
       'query $[90%:+10]: query(`$[N:N+10]`) with N = 90 % of the entries; filter 5xx, limit 100: query("$[?(@.status >= 500)]", { limit: 100 }); filter 5xx, count all: query("$[?(@.status >= 500)].id") with no limit, counting the matches',
+      "spoolforge CLI: `spoolforge json --format FORMAT PATH FILE` printing one id a line (`$[N:N+10].id`, `--limit 100 '$[?(@.status >= 500)].id'`, then without --limit), timed spawn to exit like jq; jq -c: the same ids printed by jq (the array loaded whole, JSONL through `inputs`)",
       `Node children report their own time (no start-up); jq is timed spawn to exit: ${jqVersion === 'not installed' ? 'not installed (apt-get install jq), rows skipped' : `${jqVersion}, the array loaded whole, JSONL reduced record by record`}`,
       'naive JSON.parse: JSON.parse(readFileSync(path, "utf8")) then .length or .filter(); V8 strings stop at ~512 MiB, so it fails past that',
       gnuTimePath

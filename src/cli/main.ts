@@ -12,13 +12,16 @@ const usage = `Usage:
   spoolforge lines START END SOURCE     # 1-based inclusive, as sed -n 'START,ENDp'
   spoolforge count SOURCE               # lines; a final line without a newline counts
   spoolforge stat  SOURCE               # JSON: bytes, lines, detected kind
+  spoolforge json  [--limit N] [--format json|jsonl] PATH SOURCE   # JSONPath, as jq -c prints
+  spoolforge md    headings|sections [--depth N] SOURCE   # LINE:## Title, START-END:## Title
+  spoolforge md    section NAME | section --index N | code [LANG] SOURCE   # lines as written
   spoolforge mcp   [options] -- COMMAND [ARGS...] | --upstream URL   # spooling MCP proxy
   spoolforge mcp serve --root DIR... [--allow-url PREFIX...]         # files as MCP tools
   spoolforge --version | -V | --help | help
 
 SOURCE is a file path, an http(s) URL (read with Range requests) or - for standard input
 (grep reads standard input when no SOURCE is given). Output is GNU head, tail, grep -a and
-sed -n's. Exit status: 0 found/ok, 1 nothing found (grep), 2 error.
+sed -n's. Exit status: 0 found/ok, 1 nothing found (grep, json, md), 2 error.
 
 PATTERN is a JavaScript regular expression whatever the flags (-E is accepted and changes
 nothing; -F for a fixed string). grep -h means no file names; spoolforge --help is this text.
@@ -45,6 +48,8 @@ const commands: Record<string, () => Promise<Command>> = {
   count: async () => (await import('./count-stat-commands.js')).countCommand,
   stat: async () => (await import('./count-stat-commands.js')).statCommand,
   mcp: async () => (await import('./mcp-command.js')).mcpCommand,
+  json: async () => (await import('./json-command.js')).jsonCommand,
+  md: async () => (await import('./md-command.js')).mdCommand,
 };
 
 /**

@@ -56,6 +56,17 @@ export class Output {
     this.#length += this.#block.write(text, this.#length, 'latin1');
   }
 
+  /** Text in UTF-8 (JSON values, Markdown lines). */
+  writeUtf8(text: string): void {
+    // At most 3 bytes per UTF-16 code unit: a string that surely fits is encoded in place.
+    if (text.length * 3 >= this.#block.length) {
+      this.write(Buffer.from(text, 'utf8'));
+      return;
+    }
+    if (this.#length + text.length * 3 > this.#block.length) this.#flush();
+    this.#length += this.#block.write(text, this.#length, 'utf8');
+  }
+
   /**
    * A line's prefix or end without building a string: `value` (a non-negative safe integer,
    * at most 16 digits) in decimal when given, then `byte` (`:` after a line number, `\n` after
