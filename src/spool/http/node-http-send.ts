@@ -31,8 +31,8 @@ const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
  *
  * @example
  * ```ts
- * const send = nodeHttpSend('https://logs.example.com/a.log');
- * const reply = await send(url, new Headers({ range: 'bytes=0-99' }), signal);
+ * const url = 'https://logs.example.com/a.log';
+ * const reply = await nodeHttpSend(url)(url, new Headers({ range: 'bytes=0-99' }), signal);
  * for await (const chunk of reply.body ?? []) console.log(chunk.length);
  * ```
  */

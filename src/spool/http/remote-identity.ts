@@ -100,7 +100,7 @@ export function changed(label: string, how: string): SpoolforgeError {
  *
  * @example
  * ```ts
- * if (!response.ok) throw statusFailure(client.label, response);
+ * if (response.status >= 400) throw statusFailure(client.label, response);
  * ```
  */
 export function statusFailure(label: string, response: RangeResponse): Error {
