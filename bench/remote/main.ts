@@ -2,7 +2,8 @@
  * The remote benchmark: `npm run bench:remote -- [--size 512M] [--runs 3]`. Serves the cached
  * multi-service log with `send` on 127.0.0.1 and times the spoolforge CLI on its URL against
  * `curl URL | <GNU tool>`, counting the requests and bytes the server sent for each command.
- * Prints a table and writes JSON to `bench/results/`.
+ * Prints a table, then the goals (scans at most 1.2× `curl URL | grep -c`, peak RSS at most
+ * 128 MiB) with the measured values, and writes JSON to `bench/results/`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -25,6 +26,8 @@ interface RemoteRow {
   tool: string;
   command: string;
   medianSeconds: number;
+  /** The fastest run: what goals compare, as load on a shared machine only ever adds time. */
+  minSeconds: number;
   seconds: number[];
   requests: number;
   bytesSent: number;
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
         tool,
         command: argv.join(' ').replace(cliPath, 'spoolforge'),
         medianSeconds,
+        minSeconds: Math.min(...seconds),
         seconds,
         requests,
         bytesSent,
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
     { title: 'operation', align: 'left', value: (row) => row.operation },
     { title: 'tool', align: 'left', value: (row) => row.tool },
     { title: 'median s', align: 'right', value: (row) => row.medianSeconds.toFixed(3) },
+    { title: 'min s', align: 'right', value: (row) => row.minSeconds.toFixed(3) },
     { title: 'requests', align: 'right', value: (row) => String(row.requests) },
     {
       title: 'bytes sent',
@@ -153,10 +158,50 @@ async function main(): Promise<void> {
     `\nremote log: ${(size / mebibyte).toFixed(0)} MiB over http://127.0.0.1 (send), ${options.runs} runs, load ${loadAverage()}; ${firstLine(['curl', '--version'])}\n`,
   );
   console.log(renderTable(columns, rows));
+  const goals = remoteGoals(rows);
+  console.log(`\n${goals.map(({ text }) => text).join('\n')}`);
   const date = new Date().toISOString().replace(/[:.]/g, '-');
   const resultsPath = join(resultsDirectory, `remote-${options.sizeLabel}-${date}.json`);
-  await writeResults(resultsPath, { size, runs: options.runs, rows });
+  await writeResults(resultsPath, { size, runs: options.runs, rows, goals });
   console.log(`\nresults: ${resultsPath}`);
+}
+
+/** The largest ratio of a scan to `curl URL | grep -c`, and the largest peak RSS, allowed. */
+const maxRatio = 1.2;
+const maxRssMebibytes = 128;
+
+/**
+ * The remote goals: `grep -c` and `count` at most {@link maxRatio}× `curl URL | grep -c` (the
+ * fastest runs of each), and every spoolforge row within {@link maxRssMebibytes} MiB.
+ */
+function remoteGoals(
+  rows: readonly RemoteRow[],
+): { goal: string; value: number; met: boolean; text: string }[] {
+  const find = (operation: string, tool: string) =>
+    rows.find((row) => row.operation.startsWith(operation) && row.tool === tool);
+  const peer = find('grep -c', 'curl | grep');
+  const goals = [];
+  for (const operation of ['grep -c', 'count lines']) {
+    const row = find(operation, 'spoolforge');
+    if (!row || !peer) continue;
+    const value = row.minSeconds / peer.minSeconds;
+    goals.push({
+      goal: `${operation} ≤ ${maxRatio}× curl | grep -c`,
+      value,
+      met: value <= maxRatio,
+      text: `${operation}: ${row.minSeconds.toFixed(3)} s against curl | grep -c's ${peer.minSeconds.toFixed(3)} s = ${value.toFixed(2)}× (goal ≤ ${maxRatio}×): ${value <= maxRatio ? 'met' : 'NOT met'}`,
+    });
+  }
+  for (const row of rows.filter(({ tool }) => tool === 'spoolforge')) {
+    const value = row.peakRssMebibytes ?? Number.NaN;
+    goals.push({
+      goal: `${row.operation} peak RSS ≤ ${maxRssMebibytes} MiB`,
+      value,
+      met: value <= maxRssMebibytes,
+      text: `${row.operation}: peak RSS ${value.toFixed(1)} MiB (goal ≤ ${maxRssMebibytes} MiB): ${value <= maxRssMebibytes ? 'met' : 'NOT met'}`,
+    });
+  }
+  return goals;
 }
 
 /** `ok` when a row printed what the other tool printed for the same operation. */

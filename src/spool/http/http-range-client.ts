@@ -1,13 +1,16 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
+import { nodeHttpSend } from './node-http-send.js';
+import { fetchSend } from './range-response.js';
 import { secretsOf } from './redact-secrets.js';
 import { decodeUrlComponent, redactUrl } from './redact-url.js';
 
 /**
  * The {@link RangeClient} of a reader of `url` with `options`' defaults filled in; `onRequest`
- * counts requests. A user and password in the URL are sent as `Authorization: Basic` (fetch
- * refuses a URL that carries them), unless `options.headers` has an `Authorization` of its own.
+ * counts requests. Requests go through `node:http`, or through `options.fetch` when given. A user
+ * and password in the URL are sent as `Authorization: Basic` (fetch refuses a URL that carries
+ * them), unless `options.headers` has an `Authorization` of its own.
  * Errors are scrubbed of the URL's credentials and of every header value; a header that cannot
  * be sent is `E_INVALID_ARGUMENT`, its value unquoted.
  *
@@ -34,14 +37,14 @@ export function rangeClient(
     target.password = '';
     fetched = target.href;
   }
-  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const send = options.fetch ? fetchSend(options.fetch) : nodeHttpSend(label);
   return {
     url: fetched,
     label,
     secrets: secretsOf(url, headers),
-    fetch: (input, init) => {
+    send: (input, requestHeaders, signal) => {
       onRequest();
-      return fetchImplementation(input, init);
+      return send(input, requestHeaders, signal);
     },
     headers,
     policy: {

@@ -1,5 +1,6 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { RetryableFailure } from './http-retry.js';
+import type { RangeResponse } from './range-response.js';
 import {
   changed,
   checkSameObject,
@@ -21,7 +22,7 @@ export interface ExpectedBody {
  */
 export async function answeredRange(
   label: string,
-  response: Response,
+  response: RangeResponse,
   asked: { start: number; end: number },
   identity?: RemoteIdentity,
 ): Promise<ExpectedBody & { total: number }> {
@@ -42,7 +43,7 @@ export async function answeredRange(
     if (!range || range.start !== asked.start || range.end < range.start) {
       throw new SpoolforgeError(
         'E_REMOTE_FAILED',
-        `${label}: asked for bytes from ${asked.start}, got Content-Range ${header ?? '(none)'}`,
+        `${label}: asked for bytes from ${asked.start}, got Content-Range ${header ?? '(none)'} instead`,
       );
     }
     if (range.total === undefined || range.end >= range.total) {
@@ -79,7 +80,7 @@ export function shortRange(sent: number, asked: number): RetryableFailure {
  */
 export async function readBody(
   label: string,
-  response: Response,
+  response: RangeResponse,
   expected: ExpectedBody,
   onChunk: (chunk: Uint8Array) => void,
   touch: () => void,
@@ -87,7 +88,7 @@ export async function readBody(
   if (!response.body) throw new RetryableFailure('the response had no body');
   let received = 0;
   // Leaving the loop, by return or throw, cancels the rest of the body.
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body) {
     touch();
     const room = expected.length - received;
     if (chunk.length > room && !expected.more) {
@@ -111,7 +112,7 @@ export async function readBody(
 /** Reads the first `length` bytes of a body into one array. */
 export async function readWholeBody(
   label: string,
-  response: Response,
+  response: RangeResponse,
   expected: ExpectedBody,
   touch: () => void,
 ): Promise<Uint8Array> {
@@ -131,6 +132,6 @@ export async function readWholeBody(
 }
 
 /** Cancels a body that will not be read, so the connection closes instead of downloading it. */
-export async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
+export async function discard(response: RangeResponse): Promise<void> {
+  await response.cancel();
 }

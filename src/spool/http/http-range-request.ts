@@ -1,6 +1,7 @@
 import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
+import type { RangeResponse, RangeSend } from './range-response.js';
 import { type Redaction, redactError, redactOwnError } from './redact-secrets.js';
 import {
   changed,
@@ -18,7 +19,7 @@ import {
 export interface RangeClient extends Redaction {
   /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */
   url: string;
-  fetch: typeof globalThis.fetch;
+  send: RangeSend;
   headers: Headers;
   policy: RetryPolicy;
   /** Milliseconds an attempt may wait for headers or for the next body chunk. */
@@ -133,7 +134,7 @@ export async function fetchRangeBytes(
   return target;
 }
 
-type ResponseHandler<T> = (response: Response, touch: () => void) => Promise<T>;
+type ResponseHandler<T> = (response: RangeResponse, touch: () => void) => Promise<T>;
 
 /**
  * One request with a timeout for the headers and for each body chunk (`touch` resets it).
@@ -154,7 +155,7 @@ async function attempt<T>(
   touch();
   try {
     const combined = AbortSignal.any([signal, controller.signal]);
-    const response = await client.fetch(client.url, { headers, signal: combined });
+    const response = await client.send(client.url, headers, combined);
     touch();
     return await handle(response, touch);
   } catch (error) {
@@ -163,17 +164,17 @@ async function attempt<T>(
       throw redactOwnError(error, client);
     }
     // fetch's messages (and a custom fetch's) may quote the URL, signature and all.
-    const safe = redactError(error, client) as Error & {
-      cause?: { code?: string; message?: string };
-    };
+    type Failure = Error & { code?: string; cause?: { code?: string; message?: string } };
+    const safe = redactError(error, client) as Failure;
     if (controller.signal.aborted) {
       throw new RetryableFailure(`no data for ${client.timeout} ms`, { cause: safe });
     }
-    const cause = safe.cause;
-    const detail = cause?.code ?? cause?.message ?? safe.message;
+    // fetch wraps the socket's error as its cause; node:http raises it as it is.
+    const cause = safe.cause ?? safe;
+    const detail = cause.code ?? cause.message ?? safe.message;
     // Socket failures carry a code and may pass; a name that does not resolve (EAI_AGAIN might)
-    // or a request fetch refuses to send (a blocked port) will fail the same way again.
-    if (!cause?.code || cause.code === 'ENOTFOUND') {
+    // or a request that cannot be sent (a blocked port, an invalid URL) will fail the same way.
+    if (!cause.code || cause.code === 'ENOTFOUND' || cause.code.startsWith('ERR_INVALID')) {
       throw new SpoolforgeError('E_REMOTE_FAILED', `${client.label}: ${detail}`, { cause: safe });
     }
     throw new RetryableFailure(`network error (${detail})`, { cause: safe });
@@ -185,7 +186,7 @@ async function attempt<T>(
 /** A 200 to a Range request: usable only when the whole body is small enough to keep. */
 async function wholeBody(
   client: RangeClient,
-  response: Response,
+  response: RangeResponse,
   touch: () => void,
 ): Promise<{ identity: RemoteIdentity; head: Uint8Array; whole: boolean }> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -1,5 +1,6 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { parseRetryAfter, RetryableFailure } from './http-retry.js';
+import type { RangeResponse } from './range-response.js';
 
 /**
  * What the first response said about the object: its length and validators. Later requests
@@ -19,7 +20,7 @@ export interface RemoteIdentity {
  * const identity = identityOf(response, 1 << 30); // { length, etag: '"5f3a"', lastModified }
  * ```
  */
-export function identityOf(response: Response, length: number): RemoteIdentity {
+export function identityOf(response: RangeResponse, length: number): RemoteIdentity {
   return {
     length,
     etag: response.headers.get('etag') ?? undefined,
@@ -38,7 +39,11 @@ export function identityOf(response: Response, length: number): RemoteIdentity {
  * checkSameObject(client.label, identity, response);
  * ```
  */
-export function checkSameObject(label: string, identity: RemoteIdentity, response: Response): void {
+export function checkSameObject(
+  label: string,
+  identity: RemoteIdentity,
+  response: RangeResponse,
+): void {
   const etag = response.headers.get('etag');
   if (identity.etag && etag !== identity.etag) {
     throw changed(
@@ -95,10 +100,10 @@ export function changed(label: string, how: string): SpoolforgeError {
  *
  * @example
  * ```ts
- * if (!response.ok) throw statusFailure(client.label, response);
+ * if (response.status >= 400) throw statusFailure(client.label, response);
  * ```
  */
-export function statusFailure(label: string, response: Response): Error {
+export function statusFailure(label: string, response: RangeResponse): Error {
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status === 404 || response.status === 410) {
     return new SpoolforgeError('E_REMOTE_NOT_FOUND', `${label}: ${status}`);

@@ -1,0 +1,45 @@
+/**
+ * What the reader needs of a reply to a Range request, whether fetch or `node:http` sent it.
+ */
+export interface RangeResponse {
+  readonly status: number;
+  readonly statusText: string;
+  /** Header values by case-insensitive name, repeated ones joined with `, ` as fetch does. */
+  readonly headers: { get(name: string): string | null };
+  /** The body's chunks; leaving a loop over them early cancels the rest. */
+  readonly body: AsyncIterable<Uint8Array> | null;
+  /** Drops the body unread, so the connection closes instead of downloading it. */
+  cancel(): Promise<void>;
+}
+
+/** Sends one GET of `url` with `headers`, following redirects; `signal` aborts it, body and all. */
+export type RangeSend = (
+  url: string,
+  headers: Headers,
+  signal: AbortSignal,
+) => Promise<RangeResponse>;
+
+/**
+ * A {@link RangeSend} through a `fetch` (a caller's own: auth that signs each request, a proxy).
+ *
+ * @example
+ * ```ts
+ * const send = fetchSend(globalThis.fetch);
+ * const reply = await send('https://logs.example.com/a.log', new Headers({ range: 'bytes=0-99' }), signal);
+ * ```
+ */
+export function fetchSend(fetchImplementation: typeof globalThis.fetch): RangeSend {
+  return async (url, headers, signal) => {
+    const response = await fetchImplementation(url, { headers, signal });
+    const body = response.body;
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: body as AsyncIterable<Uint8Array> | null,
+      cancel: async () => {
+        await body?.cancel().catch(() => undefined);
+      },
+    };
+  };
+}
