@@ -18,3 +18,4 @@ export declare const result: Awaited<ReturnType<typeof queryJson>>;
 export declare const scanError: JsonScanError;
 export declare const tags: unknown;
 export declare const methodContext: ToolMethodContext;
+export { JSONPath } from 'jsonpath-plus';

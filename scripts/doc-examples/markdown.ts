@@ -1,12 +1,16 @@
 // The free names of the TSDoc examples in src/artifact/markdown/ (see common.ts).
 
+import type { InlineWalk } from '../../src/artifact/markdown/markdown-inline-walk.js';
 import type { PendingLink } from '../../src/artifact/markdown/markdown-link-collector.js';
 import type {
   MarkdownEvent,
   MarkdownToken,
   ParsedMarkdown,
 } from '../../src/artifact/markdown/markdown-parse.js';
-import type { ParsedMarkdownTokens } from '../../src/artifact/markdown/markdown-token-parse.js';
+import type {
+  MarkdownItToken,
+  ParsedMarkdownTokens,
+} from '../../src/artifact/markdown/markdown-token-parse.js';
 import type { Listing } from '../../src/artifact/markdown/markdown-tool-listing.js';
 import type {
   MarkdownOutlineWindow,
@@ -47,3 +51,6 @@ export declare const columns: string[];
 export declare const context: ToolMethodContext;
 export declare const args: Record<string, unknown>;
 export declare const shown: GrepLine[];
+export declare const inline: MarkdownItToken;
+export declare const image: MarkdownItToken;
+export declare const walk: InlineWalk;

@@ -41,7 +41,7 @@ interface OpenLink {
  *
  * @example
  * ```ts
- * const text = walkInline(token, token.map[0], walk, { wantText: true, inLabel: false });
+ * const text = walkInline(inline, inline.map?.[0] ?? 0, walk, { wantText: true, inLabel: false });
  * ```
  */
 export function walkInline(
