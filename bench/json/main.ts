@@ -4,11 +4,17 @@
  * queries (one fresh process each) against jq and a naive `JSON.parse`, checks every answer
  * against the generator's counts, prints a table and writes JSON to `bench/results/`.
  */
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLine, loadAverage, parseBenchOptions } from '../shared/bench-options.js';
+import {
+  firstLine,
+  loadAverage,
+  parseBenchOptions,
+  privateDistCopy,
+  runFacts,
+} from '../shared/bench-options.js';
 import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
 import { ensureBuilt } from '../shared/ensure-built.js';
 import { findGnuTime, runCommand } from '../shared/measure.js';
@@ -37,12 +43,8 @@ async function main(): Promise<void> {
   console.error(
     `data: ${data.jsonPath} and .jsonl, ${data.recordCount} records (ready in ${((performance.now() - generationStart) / 1000).toFixed(1)} s)`,
   );
-  const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-json-bench-'));
+  const workDirectory = await privateDistCopy('spoolforge-json-bench-');
   try {
-    // The runs take minutes: a private copy of dist/ keeps a rebuild meanwhile out of them.
-    // Its bare imports resolve through a node_modules link next to it.
-    await cp(join(repositoryRoot, 'dist'), join(workDirectory, 'dist'), { recursive: true });
-    await symlink(join(repositoryRoot, 'node_modules'), join(workDirectory, 'node_modules'), 'dir');
     const runOptions = {
       environment: process.env,
       gnuTimePath,
@@ -92,9 +94,7 @@ async function main(): Promise<void> {
       size: options.sizeLabel,
       data,
       runs: options.runs,
-      date: new Date().toISOString(),
-      commit: firstLine(['git', '-C', repositoryRoot, 'rev-parse', '--short', 'HEAD']),
-      machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
+      ...runFacts(),
       versions: { node: process.version, jq: jqVersion },
       notes,
       warnings,

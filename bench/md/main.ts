@@ -6,15 +6,18 @@
  * ratio against markdown-it and peak RSS, and writes JSON to `bench/results/`.
  */
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { firstLine, loadAverage } from '../shared/bench-options.js';
+import {
+  loadAverage,
+  parseBenchOptions,
+  privateDistCopy,
+  runFacts,
+} from '../shared/bench-options.js';
 import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
 import { ensureBuilt } from '../shared/ensure-built.js';
-import { parseSize } from '../shared/generate-log.js';
 import { compileNodeScript } from '../shared/node-script.js';
 import { renderTable, writeResults } from '../shared/report.js';
 import type { MarkdownReport } from './children/md-parse.js';
@@ -37,19 +40,12 @@ interface MarkdownRow {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { size: { type: 'string', default: '4M' }, runs: { type: 'string', default: '3' } },
-  });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: expected a whole number ≥ 1');
+  const { sizeLabel, size, runs } = parseBenchOptions('4M');
   const loadBefore = loadAverage();
   ensureBuilt(repositoryRoot);
-  const data = await ensureMarkdownData({ size: parseSize(values.size), sizeLabel: values.size });
-  const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-md-bench-'));
+  const data = await ensureMarkdownData({ size, sizeLabel });
+  const workDirectory = await privateDistCopy('spoolforge-md-bench-');
   try {
-    // A private copy of dist/ keeps a rebuild during the runs out of them.
-    await cp(join(repositoryRoot, 'dist'), join(workDirectory, 'dist'), { recursive: true });
-    await symlink(join(repositoryRoot, 'node_modules'), join(workDirectory, 'node_modules'), 'dir');
     const script = await compileNodeScript(join(childrenDirectory, 'md-parse.ts'), workDirectory);
     const distIndex = join(workDirectory, 'dist', 'index.js');
     const reports = new Map<string, MarkdownReport[]>(operations.map((name) => [name, []]));
@@ -115,19 +111,17 @@ async function main(): Promise<void> {
       ],
       rows,
     );
-    console.log(`\nspoolforge Markdown benchmark, ${values.size}, ${new Date().toISOString()}\n`);
+    console.log(`\nspoolforge Markdown benchmark, ${sizeLabel}, ${new Date().toISOString()}\n`);
     console.log(`${goals.map((goal) => `goal ${goal}`).join('\n')}\n`);
     console.log(table);
     console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
     if (warnings.length > 0) console.log(`\n${warnings.map((line) => `!!! ${line}`).join('\n')}`);
-    const resultsPath = join(resultsDirectory, `md-${values.size}.json`);
+    const resultsPath = join(resultsDirectory, `md-${sizeLabel}.json`);
     await writeResults(resultsPath, {
-      size: values.size,
+      size: sizeLabel,
       data,
       runs,
-      date: new Date().toISOString(),
-      commit: firstLine(['git', '-C', repositoryRoot, 'rev-parse', '--short', 'HEAD']),
-      machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
+      ...runFacts(),
       versions: { node: process.version },
       goals,
       notes,

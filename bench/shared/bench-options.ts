@@ -1,13 +1,19 @@
-// What the cli, json and remote benches read from the command line and the machine.
+// What the benches read from the command line and the machine, and the run's private dist/.
 import { spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { cp, mkdtemp, symlink } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { repositoryRoot } from './bench-paths.js';
 import { parseSize } from './generate-log.js';
 
-/** `--size` (512M, 1G, 4G) and `--runs` (medians of that many). */
-export function parseBenchOptions() {
+/** `--size` (512M, 1G, 4G; default `defaultSize`) and `--runs` (medians of that many). */
+export function parseBenchOptions(defaultSize = '1G') {
   const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1G' }, runs: { type: 'string', default: '3' } },
+    options: {
+      size: { type: 'string', default: defaultSize },
+      runs: { type: 'string', default: '3' },
+    },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
@@ -25,3 +31,23 @@ export const loadAverage = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
+
+/** When, at which commit and on what machine a bench ran, for its results file. */
+export function runFacts() {
+  return {
+    date: new Date().toISOString(),
+    commit: firstLine(['git', '-C', repositoryRoot, 'rev-parse', '--short', 'HEAD']),
+    machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryBytes: totalmem() },
+  };
+}
+
+/**
+ * A new temp directory holding a private copy of dist/, whose bare imports resolve through a
+ * node_modules link beside it: the runs take minutes, and a rebuild meanwhile stays out of them.
+ */
+export async function privateDistCopy(prefix: string): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), prefix));
+  await cp(join(repositoryRoot, 'dist'), join(directory, 'dist'), { recursive: true });
+  await symlink(join(repositoryRoot, 'node_modules'), join(directory, 'node_modules'), 'dir');
+  return directory;
+}

@@ -1,4 +1,3 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -27,8 +26,9 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactIdOf } from './artifact-uri.js';
+import { ForwardingServer } from './forwarding-server.js';
 import { mcpErrorText } from './mcp-error-text.js';
-import { ResultSpooler } from './result-spooler.js';
+import { offersResourceLinks, ResultSpooler } from './result-spooler.js';
 import type { StoreQueryTools } from './store-query-tools.js';
 import {
   anyResult,
@@ -62,7 +62,7 @@ export interface ProxySessionOptions {
  * both ways, cancellation — is forwarded as it is.
  */
 export class ProxySession {
-  readonly server: Server;
+  readonly server: ForwardingServer;
   readonly #options: ProxySessionOptions;
   readonly #upstream: UpstreamConnection;
   #upstreamCapabilities: ServerCapabilities = {};
@@ -74,22 +74,7 @@ export class ProxySession {
 
   constructor(options: ProxySessionOptions) {
     this.#options = options;
-    // The SDK checks the handlers and the requests they get against these (a tools/call that
-    // asks for a task needs `tasks`); what the client is told is the upstream's capabilities,
-    // at `initialize`.
-    this.server = new ForwardingServer(
-      { name: 'spoolforge-mcp-proxy', version: '0' },
-      {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          prompts: { listChanged: true },
-          logging: {},
-          completions: {},
-          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        },
-      },
-    );
+    this.server = new ForwardingServer();
     this.#upstream = new UpstreamConnection({
       open: options.upstream,
       label: options.label,
@@ -284,31 +269,9 @@ export class ProxySession {
   }
 }
 
-/**
- * The SDK `Server` of a proxy session. The notifications it sends are the upstream's, which
- * checked them against the client's capabilities (it was told them at `initialize`); the SDK's
- * own check reads the capabilities its built-in `initialize` records, which the proxy's
- * replaces, and so refused a URL elicitation's completion.
- */
-class ForwardingServer extends Server {
-  protected override assertNotificationCapability(): void {
-    // Checked upstream.
-  }
-}
-
 type ForwardedRequest = { method: string; params?: Record<string, unknown> | undefined };
 type RequestExtra = {
   signal: AbortSignal;
   requestId: RequestId;
   sendNotification: (notification: never) => Promise<void>;
 };
-
-/** 2025-06-18 brought `resource_link`; Codex fails a whole tool call that carries one. */
-function offersResourceLinks(
-  setting: boolean | 'auto' | undefined,
-  protocolVersion: string,
-  clientName: string,
-): boolean {
-  if (setting !== undefined && setting !== 'auto') return setting;
-  return protocolVersion >= '2025-06-18' && !/codex/i.test(clientName);
-}
