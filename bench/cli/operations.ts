@@ -3,7 +3,7 @@ import type { CommandSpec } from '../shared/measure.js';
 
 /**
  * Which column a tool's time is the reference for: every row is compared with its operation's
- * `gnu` command, and grep rows with `ripgrep` too.
+ * `gnu` command, grep rows with `ripgrep` too, and with the faster of the two.
  *
  * @example
  * ```ts
@@ -29,6 +29,11 @@ export interface ToolCommand extends CommandSpec {
    * before it filled in the same run. Without it the command gets the benchmark's shared one.
    */
   indexCache?: 'empty' | 'filled';
+  /**
+   * Runs at least this many times whatever `--runs` says: a start-up of tens of milliseconds
+   * is noisy, so its rows take the median of many.
+   */
+  minimumRuns?: number;
 }
 
 /**
@@ -46,6 +51,9 @@ export type OperationKey =
   | 'regex'
   | 'ignore-case'
   | 'context'
+  | 'invert'
+  | 'print'
+  | 'node-startup'
   | 'tail'
   | 'head'
   | 'lines'
@@ -92,6 +100,20 @@ export interface OperationContext {
 /** The tool name of the CLI's rows (rows of one operation add how they were called). */
 export const cliTool = 'spoolforge CLI';
 
+/** Runs of the start-up rows (`node -e 0`, tail, head, the second `lines` call), at least. */
+export const startupRuns = 10;
+
+/** The grep rows, in report order: what the grep goals judge. */
+export const grepOperationKeys = [
+  'rare-literal',
+  'frequent-literal',
+  'regex',
+  'ignore-case',
+  'context',
+  'invert',
+  'print',
+] as const satisfies readonly OperationKey[];
+
 /** Lines printed by the range operation. */
 export const rangeLength = 1000;
 /** The issue's line for `lines`: near line 30 M, or at 75% of a log with fewer lines. */
@@ -115,9 +137,11 @@ export function rangeStartLine(lineCount: number): number {
 
 /**
  * The operations to time, in report order: grep rows (GNU grep, ripgrep when installed, the
- * spoolforge CLI, and for the rare literal the naive Node approach), then tail, head, a line
- * range near line 30 M (first call with an empty index cache, second call with the index the
- * first one saved) and the line count (empty cache: the index is built).
+ * spoolforge CLI, and for the rare literal the naive Node approach), counting or printing
+ * (`-n -C 3`, `-v`, every match) to a file; `node -e 0`, the start-up the next rows are judged
+ * against; then tail, head, a line range near line 30 M (first call with an empty index
+ * cache, second call with the index the first one saved) and the line count (empty cache: the
+ * index is built). Start-up rows run at least {@link startupRuns} times.
  *
  * @example
  * ```ts
@@ -130,6 +154,10 @@ export function buildOperations(context: OperationContext): Operation[] {
     tool: cliTool,
     role: 'spoolforge',
     argv: [process.execPath, cliPath, ...argv, logPath],
+  });
+  const startup = (command: ToolCommand): ToolCommand => ({
+    ...command,
+    minimumRuns: startupRuns,
   });
   const grepOperation = (
     key: OperationKey,
@@ -180,20 +208,30 @@ export function buildOperations(context: OperationContext): Operation[] {
       ['-c', '-i', rareLiteral.toLowerCase()],
     ),
     grepOperation('context', 'grep -n -C 3 rare literal', [], ['-n', '-C', '3', rareLiteral]),
+    // Most lines of the log printed: the output path, not the search, is what this one times.
+    grepOperation('invert', 'grep -v INFO (prints most lines)', [], ['-v', 'INFO']),
+    grepOperation('print', 'grep ERROR (prints every match)', [], ['ERROR']),
+    {
+      key: 'node-startup',
+      name: 'node -e 0',
+      commands: [
+        startup({ tool: 'node -e 0', role: 'other', argv: [process.execPath, '-e', '0'] }),
+      ],
+    },
     {
       key: 'tail',
       name: 'tail -n 100',
       commands: [
-        { tool: 'GNU tail', role: 'gnu', argv: ['tail', '-n', '100', logPath] },
-        spoolforge('tail', '-n', '100'),
+        startup({ tool: 'GNU tail', role: 'gnu', argv: ['tail', '-n', '100', logPath] }),
+        startup(spoolforge('tail', '-n', '100')),
       ],
     },
     {
       key: 'head',
       name: 'head -n 100',
       commands: [
-        { tool: 'GNU head', role: 'gnu', argv: ['head', '-n', '100', logPath] },
-        spoolforge('head', '-n', '100'),
+        startup({ tool: 'GNU head', role: 'gnu', argv: ['head', '-n', '100', logPath] }),
+        startup(spoolforge('head', '-n', '100')),
       ],
     },
     {
@@ -212,11 +250,11 @@ export function buildOperations(context: OperationContext): Operation[] {
           tool: `${cliTool}, first call`,
           indexCache: 'empty',
         },
-        {
+        startup({
           ...spoolforge('lines', String(first), String(last)),
           tool: `${cliTool}, second call`,
           indexCache: 'filled',
-        },
+        }),
       ],
     },
     {

@@ -1,4 +1,5 @@
 import { escapeXml } from '../shared/escape-xml.js';
+import { grepRatioLimit } from './goals.js';
 import { cliTool } from './operations.js';
 import type { ResultRow } from './result-row.js';
 
@@ -31,7 +32,7 @@ const width = 1000;
 const labelWidth = 370;
 const plotLeft = labelWidth + 10;
 const plotRight = width - 60;
-const headerHeight = 96;
+const headerHeight = 112;
 const barHeight = 15;
 const barGap = 3;
 const groupGap = 16;
@@ -46,18 +47,20 @@ function formatRatio(ratio: number): string {
   return `${ratio.toPrecision(2)}×`;
 }
 
-/** The spoolforge CLI rows with a ratio, as labelled groups of bars (ripgrep, then GNU). */
+/** The spoolforge CLI rows with a ratio, each a group of one bar: against the fastest peer. */
 function chartGroups(rows: readonly ResultRow[]): ChartGroup[] {
   return rows
     .filter((row) => row.role === 'spoolforge' && row.tool.startsWith(cliTool))
     .map((row) => {
       const variant = row.tool.slice(cliTool.length).replace(/^, /, '');
       const bars: ChartBar[] = [];
-      if (row.ratioVsRipgrep !== undefined && Number.isFinite(row.ratioVsRipgrep)) {
-        bars.push({ label: 'vs ripgrep', ratio: row.ratioVsRipgrep, color: ripgrepColor });
-      }
-      if (row.ratioVsGnu !== undefined && Number.isFinite(row.ratioVsGnu)) {
-        bars.push({ label: 'vs GNU', ratio: row.ratioVsGnu, color: gnuColor });
+      if (row.ratioVsFastest !== undefined && Number.isFinite(row.ratioVsFastest)) {
+        const ripgrep = row.fastestPeer === 'ripgrep';
+        bars.push({
+          label: `vs ${row.fastestPeer}`,
+          ratio: row.ratioVsFastest,
+          color: ripgrep ? ripgrepColor : gnuColor,
+        });
       }
       return { label: variant ? `${row.operation}, ${variant}` : row.operation, bars };
     })
@@ -77,10 +80,11 @@ function ticks(low: number, high: number): number[] {
 }
 
 /**
- * An SVG bar chart of the spoolforge CLI's time ratios: one group per CLI row (operation, and
- * which call for `lines`/`count`), a bar against ripgrep and one against the GNU tool, on a log
- * scale around a reference line at 1× (left of it spoolforge is faster, right slower), each bar
- * labelled with its ratio. Plain SVG text, no dependency; open it in any browser.
+ * An SVG bar chart of the spoolforge CLI's time ratios: one bar per CLI row (operation, and
+ * which call for `lines`/`count`), its median over the faster of ripgrep and the GNU tool (the
+ * bar's colour says which), on a log scale around a reference line at 1× (left of it
+ * spoolforge is faster, right slower) with the grep goal's 1.25× dashed, each bar labelled
+ * with its ratio. Plain SVG text, no dependency; open it in any browser.
  *
  * @example
  * ```ts
@@ -113,9 +117,9 @@ export function renderRatioChart(rows: readonly ResultRow[], options: RatioChart
   }
   parts.push(
     `<rect x="${plotLeft}" y="66" width="14" height="12" fill="${ripgrepColor}"/>`,
-    `<text x="${plotLeft + 20}" y="77" font-size="13">time ÷ ripgrep's time</text>`,
-    `<rect x="${plotLeft + 190}" y="66" width="14" height="12" fill="${gnuColor}"/>`,
-    `<text x="${plotLeft + 210}" y="77" font-size="13">time ÷ GNU tool's time (grep, tail, head, sed, wc)</text>`,
+    `<text x="${plotLeft + 20}" y="77" font-size="13">÷ ripgrep's time (the faster)</text>`,
+    `<rect x="${plotLeft + 210}" y="66" width="14" height="12" fill="${gnuColor}"/>`,
+    `<text x="${plotLeft + 230}" y="77" font-size="13">÷ the GNU tool's time (the faster or only peer)</text>`,
   );
   let stripeTop = headerHeight;
   groups.forEach((group, index) => {
@@ -154,11 +158,14 @@ export function renderRatioChart(rows: readonly ResultRow[], options: RatioChart
     top += groupGap - barGap;
   }
   const one = x(1).toFixed(1);
+  const goal = x(grepRatioLimit).toFixed(1);
   parts.push(
+    `<line x1="${goal}" y1="${headerHeight - 10}" x2="${goal}" y2="${plotBottom}" stroke="#a33" stroke-dasharray="4 3"/>`,
+    `<text x="${goal}" y="${headerHeight - 13}" font-size="11" fill="#a33" text-anchor="middle">grep goal ${grepRatioLimit}×</text>`,
     `<line x1="${one}" y1="${headerHeight - 10}" x2="${one}" y2="${plotBottom}" stroke="#222" stroke-width="2"/>`,
     `<text x="${(x(1) - 8).toFixed(1)}" y="${plotBottom + 34}" font-size="12" text-anchor="end" fill="#2a7a2a">← spoolforge faster</text>`,
     `<text x="${(x(1) + 8).toFixed(1)}" y="${plotBottom + 34}" font-size="12" fill="#a33">spoolforge slower →</text>`,
-    `<text x="${width - 20}" y="${plotBottom + 34}" font-size="11" fill="#555" text-anchor="end">median wall time, log scale</text>`,
+    `<text x="${width - 20}" y="${plotBottom + 34}" font-size="11" fill="#555" text-anchor="end">median wall time ÷ fastest peer's, log scale</text>`,
     '</svg>',
   );
   return `${parts.join('\n')}\n`;

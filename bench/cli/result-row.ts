@@ -38,6 +38,10 @@ export interface ResultRow {
   /** Median over the GNU command's median: 2 means twice as slow. */
   ratioVsGnu?: number;
   ratioVsRipgrep?: number;
+  /** Median over the faster of the GNU and ripgrep medians: what the grep goals judge. */
+  ratioVsFastest?: number;
+  /** The tool that {@link ratioVsFastest} is taken against. */
+  fastestPeer?: string;
   /** Largest peak RSS over the runs. */
   peakRssMebibytes?: number;
   check: OutputCheck;
@@ -50,9 +54,12 @@ export interface ResultRow {
 const columns: TableColumn<ResultRow>[] = [
   { title: 'operation', align: 'left', value: (row) => row.operation },
   { title: 'tool', align: 'left', value: (row) => row.tool },
-  { title: 'median s', align: 'right', value: (row) => row.medianSeconds.toFixed(3) },
+  { title: 'median s', align: 'right', value: (row) => seconds(row.medianSeconds) },
+  { title: 'min s', align: 'right', value: (row) => seconds(Math.min(...row.seconds)) },
+  { title: 'runs', align: 'right', value: (row) => String(row.seconds.length) },
   { title: 'vs GNU', align: 'right', value: (row) => ratio(row.ratioVsGnu) },
   { title: 'vs rg', align: 'right', value: (row) => ratio(row.ratioVsRipgrep) },
+  { title: 'vs fastest', align: 'right', value: (row) => ratio(row.ratioVsFastest) },
   {
     title: 'peak RSS MiB',
     align: 'right',
@@ -68,6 +75,10 @@ const columns: TableColumn<ResultRow>[] = [
 /** Only spoolforge rows have a memory budget; other tools are shown for comparison. */
 function isOverRssBudget(row: ResultRow): boolean {
   return row.role === 'spoolforge' && (row.peakRssMebibytes ?? 0) > rssWarningMebibytes;
+}
+
+function seconds(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(3) : '-';
 }
 
 function ratio(value: number | undefined): string {

@@ -52,10 +52,12 @@ async function prepareIndexCache(
 }
 
 /**
- * Times every command of an operation `runs` times, round-robin so drift hits all tools alike,
- * and checks each command's first output against the GNU command's, byte for byte. Each run
- * has its own index cache directory for the commands that ask for one
- * ({@link ToolCommand.indexCache}).
+ * Times every command of an operation `runs` times (or its {@link ToolCommand.minimumRuns}),
+ * round-robin so drift hits all tools alike, and checks each command's first output against
+ * the GNU command's, byte for byte; the outputs other than GNU's are removed once compared
+ * (printing rows write gigabytes). Each round has its own index cache directory for the
+ * commands that ask for an empty one; a `filled` command reads the one the `empty` command
+ * filled last ({@link ToolCommand.indexCache}).
  *
  * @example
  * ```ts
@@ -72,9 +74,15 @@ export async function runOperation(
   );
   const results: RunResult[][] = operation.commands.map(() => []);
   const cacheProblems: (string | undefined)[] = operation.commands.map(() => undefined);
-  for (let run = 0; run < context.runs; run++) {
-    const cacheDirectory = join(context.workDirectory, `index-cache-${index}-${run}`);
+  const runsOf = (command: ToolCommand) => Math.max(context.runs, command.minimumRuns ?? 0);
+  const rounds = Math.max(...operation.commands.map(runsOf));
+  let filledDirectory: string | undefined;
+  for (let run = 0; run < rounds; run++) {
+    const roundDirectory = join(context.workDirectory, `index-cache-${index}-${run}`);
     for (const [tool, command] of operation.commands.entries()) {
+      if (run >= runsOf(command)) continue;
+      const cacheDirectory =
+        command.indexCache === 'filled' ? (filledDirectory ?? roundDirectory) : roundDirectory;
       const cacheProblem = await prepareIndexCache(command, cacheDirectory);
       cacheProblems[tool] ??= cacheProblem;
       const result = await runCommand(command, {
@@ -87,6 +95,7 @@ export async function runOperation(
           run === 0 ? (outputs[tool] as string) : join(context.workDirectory, 'scratch.out'),
         rssPath: join(context.workDirectory, 'rss.txt'),
       });
+      if (command.indexCache === 'empty') filledDirectory = cacheDirectory;
       results[tool]?.push(result);
       const problem = failure(result);
       process.stderr.write(
@@ -132,11 +141,16 @@ export async function runOperation(
     }
     rows.push(row);
   }
+  await Promise.all(
+    outputs.map((path, tool) => (tool === referenceIndex ? undefined : rm(path, { force: true }))),
+  );
+  await rm(join(context.workDirectory, 'scratch.out'), { force: true });
   return rows;
 }
 
 /**
- * Fills the ratio columns from each operation's GNU and ripgrep rows (failed rows excluded).
+ * Fills the ratio columns from each operation's GNU and ripgrep rows (failed rows excluded):
+ * against each, and against the faster of the two (GNU alone where ripgrep has no row).
  *
  * @example
  * ```ts
@@ -145,12 +159,20 @@ export async function runOperation(
  */
 export function addRatios(rows: ResultRow[]): void {
   const reference = (operation: string, role: ToolRole) =>
-    rows.find((row) => row.operation === operation && row.role === role && row.check !== 'FAILED')
-      ?.medianSeconds;
+    rows.find((row) => row.operation === operation && row.role === role && row.check !== 'FAILED');
   for (const row of rows) {
     const gnu = reference(row.operation, 'gnu');
     const ripgrep = reference(row.operation, 'ripgrep');
-    if (gnu !== undefined) row.ratioVsGnu = row.medianSeconds / gnu;
-    if (ripgrep !== undefined) row.ratioVsRipgrep = row.medianSeconds / ripgrep;
+    if (gnu !== undefined) row.ratioVsGnu = row.medianSeconds / gnu.medianSeconds;
+    if (ripgrep !== undefined) row.ratioVsRipgrep = row.medianSeconds / ripgrep.medianSeconds;
+    const fastest = [gnu, ripgrep].reduce((best, peer) =>
+      peer !== undefined && (best === undefined || peer.medianSeconds < best.medianSeconds)
+        ? peer
+        : best,
+    );
+    if (fastest !== undefined) {
+      row.ratioVsFastest = row.medianSeconds / fastest.medianSeconds;
+      row.fastestPeer = fastest.tool;
+    }
   }
 }

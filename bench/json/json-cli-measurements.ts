@@ -9,8 +9,9 @@ export function sliceStart(data: JsonData): number {
 /**
  * The CLI's `spoolforge json` and `jq -c` on the same queries, both printing one id a line, so
  * the two do the same work (parse, filter, print) and are timed alike, spawn to exit: a
- * 10-entry slice at 90 %, the first 100 `status >= 500` records, and all of them. jq loads the
- * array whole and reads JSONL record by record (`inputs`, so `limit` stops it early).
+ * 10-entry slice at 90 %, the first 100 `status >= 500` records, all of them, and every
+ * record's id. jq loads the array whole and reads JSONL record by record (`inputs`, so `limit`
+ * stops it early).
  *
  * @example
  * ```ts
@@ -30,12 +31,14 @@ export function cliMeasurements(
     slice: [`$[${start}:${start + 10}].id`],
     'filter-first-100': ['--limit', '100', '$[?(@.status >= 500)].id'],
     'filter-count': ['$[?(@.status >= 500)].id'],
+    pluck: ['$[*].id'],
   };
   const jqPrograms: Record<'json' | 'jsonl', Partial<Record<JsonOperation, string[]>>> = {
     json: {
       slice: [`.[${start}:${start + 10}][] | .id`],
       'filter-first-100': ['limit(100; .[] | select(.status >= 500)) | .id'],
       'filter-count': ['.[] | select(.status >= 500) | .id'],
+      pluck: ['.[] | .id'],
     },
     jsonl: {
       slice: [
@@ -44,6 +47,7 @@ export function cliMeasurements(
       ],
       'filter-first-100': ['-n', 'limit(100; inputs | select(.status >= 500)) | .id'],
       'filter-count': ['select(.status >= 500) | .id'],
+      pluck: ['.id'],
     },
   };
   const measurements: Omit<JsonMeasurement, 'expected'>[] = [];

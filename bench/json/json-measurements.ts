@@ -18,7 +18,15 @@ export const jsonOperations = [
 ] as const;
 export type JsonOperation = (typeof jsonOperations)[number];
 
-const operationLabels: Record<JsonOperation, string> = {
+/**
+ * The operations as the table and the goals name them.
+ *
+ * @example
+ * ```ts
+ * operationLabels.shape; // 'shape()'
+ * ```
+ */
+export const operationLabels: Record<JsonOperation, string> = {
   length: 'length()',
   slice: 'query $[90%:+10]',
   shape: 'shape()',

@@ -1,5 +1,6 @@
 /**
- * The Markdown benchmark: `npm run bench:md -- [--size 4M] [--runs 3]`. On a generated document
+ * The Markdown benchmark: `npm run bench:md -- [--size 4M] [--runs 3] [--results PATH]`. On a
+ * generated document
  * of that size, times `SpooledMarkdownArtifact`'s `headings()`, `sections()` and `codeBlocks()`
  * (one fresh process each) against markdown-it parsing the whole document in the same run,
  * checks that both find the generator's headings, prints the minimum of the runs with the
@@ -18,6 +19,7 @@ import {
 } from '../shared/bench-options.js';
 import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
 import { ensureBuilt } from '../shared/ensure-built.js';
+import { formatGoals, type GoalResult, times, unmeasuredGoal } from '../shared/goal-result.js';
 import { compileNodeScript } from '../shared/node-script.js';
 import { renderTable, writeResults } from '../shared/report.js';
 import type { MarkdownReport } from './children/md-parse.js';
@@ -40,7 +42,7 @@ interface MarkdownRow {
 }
 
 async function main(): Promise<void> {
-  const { sizeLabel, size, runs } = parseBenchOptions('4M');
+  const { sizeLabel, size, runs, resultsPath: resultsOption } = parseBenchOptions('4M');
   const loadBefore = loadAverage();
   ensureBuilt(repositoryRoot);
   const data = await ensureMarkdownData({ size, sizeLabel });
@@ -86,10 +88,20 @@ async function main(): Promise<void> {
       );
     const goals = rows
       .filter((row) => row.operation !== 'markdown-it')
-      .map(
-        (row) =>
-          `${row.operation}: ${row.ratio.toFixed(2)}× markdown-it (goal ≤ ${goalRatio}×) ${row.ratio <= goalRatio ? 'met' : 'NOT met'}`,
-      );
+      .map((row): GoalResult => {
+        const operation = `${row.operation}()`;
+        const goal = `≤ ${goalRatio}× markdown-it's parse`;
+        if (row.headingCount !== data.headingCount) {
+          return unmeasuredGoal(operation, goal, `found ${row.headingCount} headings`);
+        }
+        return {
+          operation,
+          goal,
+          measured: `${times(row.ratio)} markdown-it (${row.seconds.toFixed(3)} s vs ${peer.seconds.toFixed(3)} s, minimum of ${runs})`,
+          ratio: row.ratio,
+          met: row.ratio <= goalRatio,
+        };
+      });
     const notes = [
       `document ${(data.bytes / mebibyte).toFixed(1)} MiB, ${data.headingCount} headings, ${data.codeBlockCount} code blocks; minimum of ${runs} runs, one fresh process per run, page cache warm`,
       'markdown-it: readFileSync + new MarkdownIt().parse(text) of the whole document; spoolforge: SpooledMarkdownArtifact.fromFile(path) then the query (the first query builds the outline); both time the work alone, not module loading',
@@ -112,11 +124,11 @@ async function main(): Promise<void> {
       rows,
     );
     console.log(`\nspoolforge Markdown benchmark, ${sizeLabel}, ${new Date().toISOString()}\n`);
-    console.log(`${goals.map((goal) => `goal ${goal}`).join('\n')}\n`);
+    console.log(`${formatGoals(goals)}\n`);
     console.log(table);
     console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
     if (warnings.length > 0) console.log(`\n${warnings.map((line) => `!!! ${line}`).join('\n')}`);
-    const resultsPath = join(resultsDirectory, `md-${sizeLabel}.json`);
+    const resultsPath = resultsOption ?? join(resultsDirectory, `md-${sizeLabel}.json`);
     await writeResults(resultsPath, {
       size: sizeLabel,
       data,

@@ -1,9 +1,9 @@
 /**
- * The remote benchmark: `npm run bench:remote -- [--size 512M] [--runs 3]`. Serves the cached
- * multi-service log with `send` on 127.0.0.1 and times the spoolforge CLI on its URL against
- * `curl URL | <GNU tool>`, counting the requests and bytes the server sent for each command.
- * Prints a table, then the goals (scans at most 1.2× `curl URL | grep -c`, peak RSS at most
- * 128 MiB) with the measured values, and writes JSON to `bench/results/`.
+ * The remote benchmark: `npm run bench:remote -- [--size 512M] [--runs 3] [--results PATH]`.
+ * Serves the cached multi-service log with `send` on 127.0.0.1 and times the spoolforge CLI on
+ * its URL against `curl URL | <GNU tool>`, counting the requests and bytes the server sent for
+ * each command. Prints a table, then the goals (scans at most 1.2× `curl URL | grep -c`, peak
+ * RSS at most 128 MiB) with the measured values, and writes JSON to `bench/results/`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -11,10 +11,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import send from 'send';
-import { firstLine, loadAverage, parseBenchOptions } from '../shared/bench-options.js';
+import { firstLine, loadAverage, parseBenchOptions, runFacts } from '../shared/bench-options.js';
 import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
 import { ensureBuilt } from '../shared/ensure-built.js';
 import { ensureLog, rareLiteral } from '../shared/generate-log.js';
+import {
+  formatGoals,
+  type GoalResult,
+  peakRssGoal,
+  times,
+  unmeasuredGoal,
+} from '../shared/goal-result.js';
 import { findGnuTime, type RunOptions, runCommand } from '../shared/measure.js';
 import { renderTable, type TableColumn, writeResults } from '../shared/report.js';
 
@@ -159,10 +166,11 @@ async function main(): Promise<void> {
   );
   console.log(renderTable(columns, rows));
   const goals = remoteGoals(rows);
-  console.log(`\n${goals.map(({ text }) => text).join('\n')}`);
+  console.log(`\n${formatGoals(goals)}`);
   const date = new Date().toISOString().replace(/[:.]/g, '-');
-  const resultsPath = join(resultsDirectory, `remote-${options.sizeLabel}-${date}.json`);
-  await writeResults(resultsPath, { size, runs: options.runs, rows, goals });
+  const resultsPath =
+    options.resultsPath ?? join(resultsDirectory, `remote-${options.sizeLabel}-${date}.json`);
+  await writeResults(resultsPath, { size, runs: options.runs, ...runFacts(), goals, rows });
   console.log(`\nresults: ${resultsPath}`);
 }
 
@@ -174,33 +182,36 @@ const maxRssMebibytes = 128;
  * The remote goals: `grep -c` and `count` at most {@link maxRatio}× `curl URL | grep -c` (the
  * fastest runs of each), and every spoolforge row within {@link maxRssMebibytes} MiB.
  */
-function remoteGoals(
-  rows: readonly RemoteRow[],
-): { goal: string; value: number; met: boolean; text: string }[] {
+function remoteGoals(rows: readonly RemoteRow[]): GoalResult[] {
   const find = (operation: string, tool: string) =>
     rows.find((row) => row.operation.startsWith(operation) && row.tool === tool);
   const peer = find('grep -c', 'curl | grep');
-  const goals = [];
+  const goals: GoalResult[] = [];
   for (const operation of ['grep -c', 'count lines']) {
     const row = find(operation, 'spoolforge');
-    if (!row || !peer) continue;
-    const value = row.minSeconds / peer.minSeconds;
+    const label = `${row?.operation ?? operation} (URL)`;
+    const goal = `≤ ${maxRatio}× curl URL | grep -c (fastest runs)`;
+    if (!row || !peer) {
+      goals.push(unmeasuredGoal(label, goal, 'no spoolforge or curl | grep row'));
+      continue;
+    }
+    const ratio = row.minSeconds / peer.minSeconds;
     goals.push({
-      goal: `${operation} ≤ ${maxRatio}× curl | grep -c`,
-      value,
-      met: value <= maxRatio,
-      text: `${operation}: ${row.minSeconds.toFixed(3)} s against curl | grep -c's ${peer.minSeconds.toFixed(3)} s = ${value.toFixed(2)}× (goal ≤ ${maxRatio}×): ${value <= maxRatio ? 'met' : 'NOT met'}`,
+      operation: label,
+      goal,
+      measured: `${times(ratio)} curl | grep -c (${row.minSeconds.toFixed(3)} s vs ${peer.minSeconds.toFixed(3)} s)`,
+      ratio,
+      met: ratio <= maxRatio,
     });
   }
-  for (const row of rows.filter(({ tool }) => tool === 'spoolforge')) {
-    const value = row.peakRssMebibytes ?? Number.NaN;
-    goals.push({
-      goal: `${row.operation} peak RSS ≤ ${maxRssMebibytes} MiB`,
-      value,
-      met: value <= maxRssMebibytes,
-      text: `${row.operation}: peak RSS ${value.toFixed(1)} MiB (goal ≤ ${maxRssMebibytes} MiB): ${value <= maxRssMebibytes ? 'met' : 'NOT met'}`,
-    });
-  }
+  goals.push(
+    peakRssGoal(
+      'peak RSS, every spoolforge row (URL)',
+      rows.filter(({ tool }) => tool === 'spoolforge'),
+      maxRssMebibytes,
+      (row) => row.operation,
+    ),
+  );
   return goals;
 }
 

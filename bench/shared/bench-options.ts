@@ -7,17 +7,27 @@ import { parseArgs } from 'node:util';
 import { repositoryRoot } from './bench-paths.js';
 import { parseSize } from './generate-log.js';
 
-/** `--size` (512M, 1G, 4G; default `defaultSize`) and `--runs` (medians of that many). */
+/**
+ * `--size` (512M, 1G, 4G; default `defaultSize`), `--runs` (medians of that many) and
+ * `--results PATH`, where the results JSON goes instead of the bench's own name for it
+ * (`npm run bench:all` reads each bench's from there).
+ */
 export function parseBenchOptions(defaultSize = '1G') {
   const { values } = parseArgs({
     options: {
       size: { type: 'string', default: defaultSize },
       runs: { type: 'string', default: '3' },
+      results: { type: 'string' },
     },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
-  return { sizeLabel: values.size, size: parseSize(values.size), runs };
+  return {
+    sizeLabel: values.size,
+    size: parseSize(values.size),
+    runs,
+    resultsPath: values.results,
+  };
 }
 
 /** The first line a tool prints (its version), or `not installed`. */
