@@ -27,9 +27,9 @@ describe('BytesLineMatcher', () => {
         for (let round = 0; round < 100; round++) {
           const text = randomText(next, alphabet, Math.floor(next() ** 2 * 3000));
           const block = Buffer.from(text, 'latin1');
-          expect(matcher.matchingLines(block), JSON.stringify({ needle, text })).toEqual(
-            reference(block, needleBytes),
-          );
+          const expected = reference(block, needleBytes);
+          expect(matcher.matchingLines(block), JSON.stringify({ needle, text })).toEqual(expected);
+          expect(matcher.countMatchingLines(block)).toBe(expected.length);
         }
       }
     }

@@ -1,5 +1,5 @@
 import { compileMatcher, type PatternOptions } from '../grep/compile-matcher.js';
-import { type GrepScanResult, grepScan } from '../grep/grep-scan.js';
+import { type GrepScanResult, grepReadOptions, grepScan } from '../grep/grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
@@ -102,8 +102,8 @@ export async function streamGrep(
     const { signal } = options;
     const startLine = options.startLine ?? 0;
     const chunks = readerChunks(artifact.reader, {
+      ...grepReadOptions,
       start: await artifact.lineOffset(startLine, signal ? { signal } : {}),
-      reuseBuffers: true,
       ...(signal ? { signal } : {}),
     });
     const before = options.before ?? options.context ?? 0;

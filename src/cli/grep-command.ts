@@ -1,5 +1,5 @@
 import { compileMatcher, patternRegex } from '../grep/compile-matcher.js';
-import { grepScan } from '../grep/grep-scan.js';
+import { grepReadOptions, grepScan } from '../grep/grep-scan.js';
 import type { GrepSink } from '../grep/grep-sink.js';
 import { parallelGrepScan } from '../grep/parallel-grep-scan.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -113,7 +113,7 @@ async function grepSource(
     }
     const matcher = compileMatcher(settings.pattern, settings.syntax);
     try {
-      const chunks = source.chunks({ reuseBuffers: true });
+      const chunks = source.chunks(grepReadOptions);
       const options = { matcher, ...settings.scan, onProgress };
       return (await grepScan(chunks, options, sink)).matchCount;
     } finally {

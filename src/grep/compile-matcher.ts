@@ -1,11 +1,7 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
-import {
-  BytesLineMatcher,
-  CaseFoldingBytesLineMatcher,
-  type LineMatcher,
-  literalRarity,
-} from './line-matcher.js';
+import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { literalRarity } from './needle-anchor.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
 import { requiredLiterals } from './required-literal.js';

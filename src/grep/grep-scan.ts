@@ -39,11 +39,29 @@ export interface GrepScanResult {
   /** The sink asked to stop before the input ended. */
   stoppedBySink: boolean;
   /**
-   * The number the line after the last one scanned would have. Tracked with line numbers,
-   * context or invert; a part scan uses it to number the next part's lines.
+   * The number the line after the last one scanned would have. Tracked with line numbers or
+   * context (and invert with either); a part scan uses it to number the next part's lines.
    */
   nextLineNumber: number;
 }
+
+/**
+ * How a grep reads a file or spool: 1 MiB reads into recycled buffers, each chunk ending at a
+ * line end. Measured on a 1 GiB log (2-core EPYC, `grep -c` in process): a rare literal takes
+ * 0.27 s with 64 KiB reads and 0.13 s with 1 MiB ones (the per-chunk cost of the async
+ * pipeline, paid 16 times less), a frequent one 0.65 s against 0.56 s; 4 MiB reads fall out
+ * of the CPU cache (0.80 s).
+ *
+ * @example
+ * ```ts
+ * await grepScan(readerChunks(reader, grepReadOptions), { matcher, countOnly: true });
+ * ```
+ */
+export const grepReadOptions = {
+  reuseBuffers: true,
+  lineAligned: true,
+  recycledChunkSize: 1024 * 1024,
+} as const;
 
 interface Pending {
   bytes: Uint8Array;
@@ -69,23 +87,72 @@ export async function grepScan(
 ): Promise<GrepScanResult> {
   const state = new ScanState(options, sink);
   if (options.maxCount === 0) return state.result();
-  const walk = options.invert === true;
   const skim =
     options.lineNumbers === true ||
     options.context === true ||
     (options.before ?? 0) > 0 ||
     (options.after ?? 0) > 0;
+  // -v without line numbers or context: the lines between two matches go out as one run.
+  const runs =
+    options.invert === true &&
+    !skim &&
+    (options.countOnly === true || (sink?.text !== undefined && options.maxCount === undefined));
+  const walk = options.invert === true && !runs;
   let scanned = 0;
-  for await (const block of lineBlocks(chunks, options)) {
-    const starts = await options.matcher.matchingLines(block);
-    const keepGoing = walk
-      ? state.walk(block, starts)
-      : skim
-        ? state.skim(block, starts)
-        : state.jump(block, starts);
+  const apply = (block: Uint8Array, starts: ArrayLike<number>) => {
+    const keepGoing = runs
+      ? state.runs(block, starts)
+      : walk
+        ? state.walk(block, starts)
+        : skim
+          ? state.skim(block, starts)
+          : state.jump(block, starts);
     scanned += block.length;
+    return keepGoing;
+  };
+  /**
+   * A block whose answer comes from a worker (a regex): the next block is read and prefiltered
+   * while the worker tests this one. Reading on may recycle its buffer (a line longer than a
+   * chunk takes several), so a block whose bytes are needed after its answer is copied; a
+   * count needs only the answer.
+   */
+  const needsBytes = options.countOnly !== true || walk || runs || skim;
+  let inFlight: { block: Uint8Array; starts: Promise<ArrayLike<number>> } | undefined;
+  let keepGoing = true;
+  const { matcher } = options;
+  // `grep -c` of a literal: counted where no line start is wanted.
+  const counting =
+    options.countOnly === true && options.invert !== true && matcher.countMatchingLines;
+  for await (const block of lineBlocks(chunks, options)) {
+    if (counting) {
+      keepGoing = state.add(counting.call(matcher, block));
+      scanned += block.length;
+      await options.onProgress?.(scanned);
+      if (!keepGoing) break;
+      continue;
+    }
+    const starts = matcher.matchingLines(block);
+    if (inFlight) {
+      keepGoing = apply(inFlight.block, await inFlight.starts);
+      inFlight = undefined;
+      await options.onProgress?.(scanned);
+      if (!keepGoing) {
+        // Nobody waits for this answer any more; its failure (a disposed worker) is no news.
+        if ('then' in starts) starts.catch(() => undefined);
+        break;
+      }
+    }
+    if ('then' in starts) {
+      inFlight = { block: needsBytes ? Buffer.from(block) : block, starts };
+      continue;
+    }
+    keepGoing = apply(block, starts);
     await options.onProgress?.(scanned);
     if (!keepGoing) break;
+  }
+  if (inFlight) {
+    apply(inFlight.block, await inFlight.starts);
+    await options.onProgress?.(scanned);
   }
   return state.result();
 }
@@ -119,6 +186,12 @@ class ScanState {
       stoppedBySink: this.#stoppedBySink,
       nextLineNumber: this.#lineNumber,
     };
+  }
+
+  /** Counts `count` more selected lines, up to the maximum; whether to go on. */
+  add(count: number): boolean {
+    this.#matchCount = Math.min(this.#matchCount + count, this.#maxCount);
+    return this.#matchCount < this.#maxCount;
   }
 
   /** Fast path: no line numbers, no context, no invert; go from match to match. */
@@ -178,7 +251,42 @@ class ScanState {
     return true;
   }
 
-  /** Visits every line: needed for invert. */
+  /**
+   * Invert without line numbers or context: counts the lines between matches in bulk and, for
+   * a sink that takes whole runs of lines, hands each run over at once.
+   */
+  runs(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    let position = 0;
+    for (let index = 0; index <= starts.length; index++) {
+      const matchStart = index < starts.length ? (starts[index] as number) : block.length;
+      if (matchStart > position && !this.#run(block, position, matchStart)) return false;
+      if (index === starts.length) break;
+      position = lineEndAt(block, matchStart) + 1;
+    }
+    return this.#matchCount < this.#maxCount;
+  }
+
+  /** The lines of `block[from, to)`, none of them matching; `to` is a line start or the end. */
+  #run(block: Uint8Array, from: number, to: number): boolean {
+    // A last line without `\n` (the end of the input) is printed as a line of its own.
+    const unterminated = block[to - 1] !== newline;
+    const whole = unterminated ? block.lastIndexOf(newline, to - 1) + 1 : to;
+    const lines = countNewlines(block, from, whole);
+    this.add(lines);
+    const sink = this.#sink;
+    if (sink?.text && whole > from && sink.text(block.subarray(from, whole)) === false) {
+      this.#stoppedBySink = true;
+      return false;
+    }
+    if (unterminated) {
+      this.add(1);
+      const last = Math.max(whole, from);
+      if (sink && !this.#emit(block.subarray(last, to), -1, true)) return false;
+    }
+    return true;
+  }
+
+  /** Visits every line: needed for invert with line numbers or context. */
   walk(block: Uint8Array, starts: ArrayLike<number>): boolean {
     let nextMatchIndex = 0;
     let nextMatch = starts.length > 0 ? (starts[0] ?? -1) : -1;

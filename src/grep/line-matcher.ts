@@ -1,4 +1,5 @@
 import { newline } from '../spool/newlines.js';
+import { needleAnchor } from './needle-anchor.js';
 
 /**
  * Finds the matching lines of a block of whole lines (see `lineBlocks`).
@@ -11,14 +12,20 @@ import { newline } from '../spool/newlines.js';
 export interface LineMatcher {
   /** Start offsets, ascending, of the lines in `block` that match. */
   matchingLines(block: Uint8Array): ArrayLike<number> | Promise<ArrayLike<number>>;
+  /**
+   * How many lines of `block` match, where the matcher can count them faster than it lists
+   * them (`grep -c`).
+   */
+  countMatchingLines?(block: Uint8Array): number;
   /** Releases a worker, if the matcher has one. */
   dispose(): Promise<void>;
 }
 
 /**
  * Matches a literal byte sequence, then maps each hit to its line; it never decodes text.
- * Candidates come from a byte search (`memchr` speed) for the needle's rarest byte, each
- * checked in place: `Buffer.indexOf` of a whole needle runs several times slower on log text.
+ * Candidates come from a byte search (`memchr` speed) for the needle's byte rarest in the
+ * first block (see `needleAnchor`), each checked in place: `Buffer.indexOf` of a whole needle
+ * runs several times slower on log text.
  * Where that byte turns out common in a block, the rest of the block falls back to
  * `Buffer.indexOf` of the needle. An empty needle matches every line, as in grep.
  *
@@ -29,27 +36,39 @@ export interface LineMatcher {
  */
 export class BytesLineMatcher implements LineMatcher {
   readonly #needle: Buffer;
-  /** Where in the needle the anchor byte is, and its value. */
-  readonly #anchor: number;
-  readonly #anchorByte: number;
+  /** Where in the needle the anchor byte is (chosen on the first block), and its value. */
+  #anchor = -1;
+  #anchorByte = 0;
 
   constructor(needle: Buffer) {
     this.#needle = needle;
-    let anchor = 0;
-    needle.forEach((byte, index) => {
-      if (byteRarity(byte) > byteRarity(needle[anchor] ?? 0)) anchor = index;
-    });
-    this.#anchor = anchor;
-    this.#anchorByte = needle[anchor] ?? 0;
   }
 
   matchingLines(block: Uint8Array): number[] {
-    const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
     const starts: number[] = [];
+    this.#find(block, starts);
+    return starts;
+  }
+
+  /** How many lines of `block` match: `matchingLines` without locating where they start. */
+  countMatchingLines(block: Uint8Array): number {
+    return this.#find(block, undefined);
+  }
+
+  async dispose(): Promise<void> {}
+
+  /** Counts the matching lines, pushing their starts to `starts` when given. */
+  #find(block: Uint8Array, starts: number[] | undefined): number {
+    const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
     const needle = this.#needle;
     if (needle.length === 0) return searchLines(bytes, needle, 0, starts);
+    if (this.#anchor === -1) {
+      this.#anchor = needleAnchor(needle, bytes);
+      this.#anchorByte = needle[this.#anchor] as number;
+    }
     const anchor = this.#anchor;
     const anchorByte = this.#anchorByte;
+    let count = 0;
     // Past one false candidate per 256 bytes, the anchor is no better than the whole needle.
     let falseCandidates = bytes.length >> 8;
     let at = bytes.indexOf(anchorByte, anchor);
@@ -58,39 +77,44 @@ export class BytesLineMatcher implements LineMatcher {
       if (!matchesAt(bytes, needle, start)) {
         if (--falseCandidates < 0) {
           // Every line before this candidate's is decided; this one has no match before it.
-          return searchLines(
-            bytes,
-            needle,
-            start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0,
-            starts,
-          );
+          const lineStart = start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0;
+          return count + searchLines(bytes, needle, lineStart, starts);
         }
         at = bytes.indexOf(anchorByte, at + 1);
         continue;
       }
-      starts.push(start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0);
+      count++;
+      starts?.push(start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0);
       const lineEnd = bytes.indexOf(newline, start);
       if (lineEnd === -1) break;
       // The rest of a selected line needs no look.
       at = bytes.indexOf(anchorByte, lineEnd + 1 + anchor);
     }
-    return starts;
+    return count;
   }
-
-  async dispose(): Promise<void> {}
 }
 
-/** Pushes the starts of the lines from `position` (a line start) on that contain `needle`. */
-function searchLines(bytes: Buffer, needle: Buffer, position: number, starts: number[]): number[] {
+/**
+ * Counts the lines from `position` (a line start) on that contain `needle`, pushing their
+ * starts to `starts` when given.
+ */
+function searchLines(
+  bytes: Buffer,
+  needle: Buffer,
+  position: number,
+  starts: number[] | undefined,
+): number {
+  let count = 0;
   while (position < bytes.length) {
     const hit = needle.length === 0 ? position : bytes.indexOf(needle, position);
     if (hit === -1) break;
-    starts.push(hit === position ? position : bytes.lastIndexOf(newline, hit) + 1);
+    count++;
+    starts?.push(hit === position ? position : bytes.lastIndexOf(newline, hit) + 1);
     const lineEnd = bytes.indexOf(newline, hit);
     if (lineEnd === -1) break;
     position = lineEnd + 1;
   }
-  return starts;
+  return count;
 }
 
 function matchesAt(bytes: Buffer, needle: Buffer, start: number): boolean {
@@ -102,37 +126,9 @@ function matchesAt(bytes: Buffer, needle: Buffer, start: number): boolean {
 }
 
 /**
- * How good an anchor a literal's rarest byte makes, higher is better: of several literals a
- * line must contain, the one to search for first.
- *
- * @example
- * ```ts
- * literalRarity(Buffer.from('ERROR ')) > literalRarity(Buffer.from('timeout')); // true
- * ```
- */
-export function literalRarity(literal: Uint8Array): number {
-  return literal.reduce((rarest, byte) => Math.max(rarest, byteRarity(byte)), -1);
-}
-
-/**
- * How rare a byte is in logs and prose, higher is rarer: upper-case letters, then lower-case
- * ones, each by English letter frequency; bytes of non-ASCII characters; digits, spaces and
- * punctuation, which fill logs, last.
- */
-function byteRarity(byte: number): number {
-  const letter = letterFrequency.indexOf(String.fromCharCode(byte | 0x20));
-  if (byte >= 0x41 && byte <= 0x5a) return 40 + letter;
-  if (byte >= 0x61 && byte <= 0x7a) return letter;
-  return byte >= 0x80 ? 30 : -1;
-}
-
-/** Letters from most to least frequent in English text: the last ones make the best anchors. */
-const letterFrequency = 'etaoinsrhldcumfpgwybvkxjqz';
-
-/**
  * Matches an ASCII literal ignoring case. Candidates come from byte searches for the needle's
- * rarest letter in both cases (two `indexOf` scans at memory speed, no copy of the block), then
- * each is compared byte by byte with ASCII folding. No byte outside ASCII folds to one inside
+ * byte rarest in the first block, in both cases for a letter (`indexOf` scans at memory speed,
+ * no copy of the block), then each is compared byte by byte with ASCII folding. No byte outside ASCII folds to one inside
  * it, so it matches exactly where a JavaScript regex with the `i` flag (without `u`) would.
  *
  * @example
@@ -143,24 +139,12 @@ const letterFrequency = 'etaoinsrhldcumfpgwybvkxjqz';
 export class CaseFoldingBytesLineMatcher implements LineMatcher {
   /** The needle in lower case. */
   readonly #needle: Buffer;
-  /** Where in the needle the anchor letter is, and its two cases. */
-  readonly #anchor: number;
-  readonly #anchorCases: [number, number];
+  /** Where in the needle the anchor byte is (chosen on the first block), and its two cases. */
+  #anchor = -1;
+  #anchorCases: [number, number] = [0, 0];
 
   constructor(asciiNeedle: string) {
     this.#needle = Buffer.from(asciiNeedle.toLowerCase(), 'latin1');
-    let anchor = 0;
-    let rarity = -1;
-    this.#needle.forEach((byte, index) => {
-      const rank = letterFrequency.indexOf(String.fromCharCode(byte));
-      if (rank > rarity) {
-        rarity = rank;
-        anchor = index;
-      }
-    });
-    this.#anchor = anchor;
-    const lower = this.#needle[anchor] ?? 0;
-    this.#anchorCases = [lower, rarity === -1 ? lower : lower - 0x20];
   }
 
   matchingLines(block: Uint8Array): number[] {
@@ -174,6 +158,12 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
         position = end + 1;
       }
       return starts;
+    }
+    if (this.#anchor === -1) {
+      this.#anchor = needleAnchor(this.#needle, bytes, true);
+      const lower = this.#needle[this.#anchor] as number;
+      const isLetter = lower >= 0x61 && lower <= 0x7a;
+      this.#anchorCases = [lower, isLetter ? lower - 0x20 : lower];
     }
     const anchor = this.#anchor;
     const [lower, upper] = this.#anchorCases;

@@ -30,8 +30,19 @@ export class PrefilteredLineMatcher implements LineMatcher {
     this.#alsoRequired = alsoRequired;
   }
 
-  async matchingLines(block: Uint8Array): Promise<ArrayLike<number>> {
-    const found = await this.#prefilter.matchingLines(block);
+  matchingLines(block: Uint8Array): ArrayLike<number> | Promise<ArrayLike<number>> {
+    // Gathered at once when the prefilter answers at once: the block may be recycled later.
+    const found = this.#prefilter.matchingLines(block);
+    return 'then' in found
+      ? found.then((lines) => this.#test(block, lines))
+      : this.#test(block, found);
+  }
+
+  /** Runs the regex on the candidate lines `found` that hold every required literal. */
+  #test(
+    block: Uint8Array,
+    found: ArrayLike<number>,
+  ): ArrayLike<number> | Promise<ArrayLike<number>> {
     const buffer = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
     const candidates: number[] = [];
     const ends: number[] = [];
@@ -57,14 +68,17 @@ export class PrefilteredLineMatcher implements LineMatcher {
       gatheredStarts.push(offset);
       offset += line.length;
     }
-    const matched = await this.#regex.matchingLines(gathered);
-    // Both ascending: one walk maps each gathered start back to its line in the block.
-    const original: number[] = [];
-    for (let index = 0, line = 0; index < matched.length; index++) {
-      while (line < gatheredStarts.length && gatheredStarts[line] !== matched[index]) line++;
-      original.push(candidates[line] as number);
-    }
-    return original;
+    const matched = this.#regex.matchingLines(gathered);
+    const mapBack = (starts: ArrayLike<number>) => {
+      // Both ascending: one walk maps each gathered start back to its line in the block.
+      const original: number[] = [];
+      for (let index = 0, line = 0; index < starts.length; index++) {
+        while (line < gatheredStarts.length && gatheredStarts[line] !== starts[index]) line++;
+        original.push(candidates[line] as number);
+      }
+      return original;
+    };
+    return 'then' in matched ? matched.then(mapBack) : mapBack(matched);
   }
 
   #hasAll(buffer: Buffer, start: number, end: number): boolean {

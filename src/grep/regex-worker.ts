@@ -4,16 +4,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { regexMatchingLines } from './regex-lines.js';
 
 interface Request {
+  /** Which of the matcher's two shared buffers holds the block. */
+  slot: number;
+  /** That buffer, sent when it is new. */
   buffer?: SharedArrayBuffer;
   length: number;
 }
 
 const { source, flags } = workerData as { source: string; flags: string };
 const regex = new RegExp(source, flags);
-let shared: Buffer = Buffer.alloc(0);
+const slots: Buffer[] = [];
 
 parentPort?.on('message', (request: Request) => {
-  if (request.buffer) shared = Buffer.from(request.buffer);
-  const result = Uint32Array.from(regexMatchingLines(regex, shared.subarray(0, request.length)));
+  if (request.buffer) slots[request.slot] = Buffer.from(request.buffer);
+  const block = (slots[request.slot] as Buffer).subarray(0, request.length);
+  const result = Uint32Array.from(regexMatchingLines(regex, block));
   parentPort?.postMessage(result, [result.buffer]);
 });

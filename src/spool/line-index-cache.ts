@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { LineIndex } from './line-index.js';
 
@@ -186,8 +186,14 @@ function encodeEntry(file: CachedFile, index: LineIndex): Buffer {
   return Buffer.concat([body, sha256(body)]);
 }
 
+/** Loaded on first use: `node:crypto` is some 17 modules, and a CLI `tail` never hashes. */
+let crypto: typeof import('node:crypto') | undefined;
+
 function sha256(bytes: Uint8Array): Buffer {
-  return createHash('sha256').update(bytes).digest();
+  crypto ??=
+    process.getBuiltinModule?.('node:crypto') ??
+    (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+  return crypto.createHash('sha256').update(bytes).digest();
 }
 
 /** The index an entry holds when it is for this very version of `file`, else `undefined`. */

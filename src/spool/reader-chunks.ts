@@ -1,4 +1,5 @@
 import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { newline } from './newlines.js';
 import type { SpoolReader } from './spool-reader.js';
 
 /** Large positioned reads keep per-chunk overhead negligible next to the scan itself. */
@@ -27,11 +28,18 @@ export interface ReaderChunksOptions {
   initialChunkSize?: number;
   /**
    * Read into two recycled buffers where the reader supports `readIntoSync`: a chunk is then
-   * valid only until the next one is requested, and a scan allocates nothing per chunk.
+   * valid until the one after the next is requested (the two buffers take turns), and a scan
+   * allocates nothing per chunk.
    */
   reuseBuffers?: boolean;
   /** The size of each read into the recycled buffers. Default 64 KiB. */
   recycledChunkSize?: number;
+  /**
+   * With `reuseBuffers`: end each chunk after its last `\n`, and read the partial line after it
+   * into the next buffer, so `lineBlocks` finds whole lines and copies nothing. A chunk without
+   * `\n` (a line longer than a buffer) and the last one are yielded as read.
+   */
+  lineAligned?: boolean;
   signal?: AbortSignal;
 }
 
@@ -64,7 +72,11 @@ export async function* readerChunks(
     if (options.end !== undefined) await reader.byteLength();
     const readIntoSync = reader.readIntoSync.bind(reader);
     const bufferSize = options.recycledChunkSize ?? defaultRecycledChunkSize;
-    yield* synchronousChunks(readIntoSync, position, end, bufferSize, signal);
+    yield* synchronousChunks(readIntoSync, position, end, {
+      bufferSize,
+      lineAligned: options.lineAligned === true,
+      signal,
+    });
     return;
   }
   while (position < end) {
@@ -86,22 +98,35 @@ async function* synchronousChunks(
   readIntoSync: (target: Uint8Array, position: number) => number,
   start: number,
   end: number,
-  bufferSize: number,
-  signal: AbortSignal | undefined,
+  options: { bufferSize: number; lineAligned: boolean; signal: AbortSignal | undefined },
 ): AsyncGenerator<Uint8Array> {
+  const { bufferSize, lineAligned, signal } = options;
   const buffers = [Buffer.allocUnsafeSlow(bufferSize), Buffer.allocUnsafeSlow(bufferSize)];
   let sinceYield = 0;
-  for (let turn = 0, position = start; position < end; turn++) {
+  /** The partial line after the last chunk's `\n`, in the buffer it was read into. */
+  let kept: Buffer | undefined;
+  for (let turn = 0, position = start; position < end || kept; turn++) {
     if (sinceYield >= bytesBetweenYields) {
       sinceYield = 0;
       await new Promise((resolve) => setImmediate(resolve));
     }
     throwIfAborted(signal);
-    const view = (buffers[turn % 2] as Buffer).subarray(0, Math.min(bufferSize, end - position));
-    const bytesRead = readIntoSync(view, position);
-    if (bytesRead === 0) return;
+    const buffer = buffers[turn % 2] as Buffer;
+    const carried = kept ? kept.copy(buffer) : 0;
+    kept = undefined;
+    const view = buffer.subarray(carried, Math.min(bufferSize, carried + end - position));
+    const bytesRead = view.length > 0 ? readIntoSync(view, position) : 0;
     position += bytesRead;
     sinceYield += bytesRead;
-    yield view.subarray(0, bytesRead);
+    const filled = carried + bytesRead;
+    if (filled === 0) return;
+    const last = lineAligned && position < end ? buffer.lastIndexOf(newline, filled - 1) : -1;
+    if (bytesRead === 0 || last === -1) {
+      yield buffer.subarray(0, filled);
+      if (bytesRead === 0) return;
+      continue;
+    }
+    kept = buffer.subarray(last + 1, filled);
+    yield buffer.subarray(0, last + 1);
   }
 }
