@@ -1,6 +1,8 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
+import { isLiteralPattern } from './is-literal-pattern.js';
 import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { LiteralSequenceLineMatcher, literalSequence } from './literal-sequence-line-matcher.js';
 import { literalRarity } from './needle-anchor.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
@@ -40,26 +42,14 @@ export type PatternSyntax = Pick<
   'fixed' | 'ignoreCase' | 'wordRegexp' | 'lineRegexp'
 >;
 
-const regexSyntax = /[\\^$.|?*+()[\]{}]/;
-
-/**
- * Whether a pattern means itself as a regex too: no character with regex syntax in it.
- *
- * @example
- * ```ts
- * isLiteralPattern('disk full'); // true
- * ```
- */
-export function isLiteralPattern(pattern: string): boolean {
-  return !regexSyntax.test(pattern);
-}
 const nonAscii = /[\u0080-\uffff]/;
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
 
 /**
  * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
- * grep) into the fastest safe matcher: a byte search for literals; for a regex, a byte search
- * for the literals every match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
+ * grep) into the fastest safe matcher: a byte search for literals; byte searches alone for a
+ * regex of literals joined by `.*`; for any other regex, a byte search for the literals every
+ * match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
  * with `E_REGEX_INVALID`.
  *
  * @example
@@ -80,6 +70,11 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     return new CaseFoldingBytesLineMatcher(pattern);
   }
   const regex = patternRegex(pattern, options);
+  const sequence =
+    alternatives.length === 1 && !whole && !options.ignoreCase
+      ? literalSequence(pattern)
+      : undefined;
+  if (sequence) return new LiteralSequenceLineMatcher(sequence);
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LineIndex } from './line-index.js';
 

@@ -1,4 +1,5 @@
-import { isLiteralPattern, patternRegex } from '../../grep/compile-matcher.js';
+import { patternRegex } from '../../grep/compile-matcher.js';
+import { isLiteralPattern } from '../../grep/is-literal-pattern.js';
 import { requiredLiterals } from '../../grep/required-literal.js';
 
 /**

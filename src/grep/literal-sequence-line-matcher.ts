@@ -1,0 +1,83 @@
+import { newline } from '../spool/newlines.js';
+import { isLiteralPattern } from './is-literal-pattern.js';
+import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { literalRarity } from './needle-anchor.js';
+
+const printableAscii = /^[\x20-\x7e]+$/;
+
+/**
+ * The literals of a regex that is nothing but printable ASCII literals joined by `.*`
+ * (`ERROR .*timeout`), in order; `undefined` for any other regex. With flag `s`, as grep
+ * patterns are compiled, such a regex matches a line exactly when the line holds each literal
+ * after the end of the one before.
+ *
+ * @example
+ * ```ts
+ * literalSequence('ERROR .*timeout'); // ['ERROR ', 'timeout']
+ * literalSequence('ERROR .*time(out)?'); // undefined
+ * ```
+ */
+export function literalSequence(source: string): string[] | undefined {
+  const parts = source.split('.*').filter((part) => part !== '');
+  if (parts.length === 0) return undefined;
+  return parts.every((part) => printableAscii.test(part) && isLiteralPattern(part))
+    ? parts
+    : undefined;
+}
+
+/**
+ * Matches a {@link literalSequence} with byte searches on the calling thread: a regex that
+ * needs no regex engine, no worker and no decoding. Candidate lines come from a search for the
+ * literal with the rarest byte; each is then searched for the literals in order, each from the
+ * end of the one before (the leftmost occurrence leaves the most room for the rest), without
+ * a view or a copy of the line.
+ *
+ * @example
+ * ```ts
+ * const matcher = new LiteralSequenceLineMatcher(['ERROR ', 'timeout']);
+ * matcher.matchingLines(Buffer.from('timeout ERROR \nERROR x timeout\n')); // [15]
+ * ```
+ */
+export class LiteralSequenceLineMatcher implements LineMatcher {
+  readonly #parts: Buffer[];
+  readonly #prefilter: BytesLineMatcher;
+
+  constructor(parts: readonly string[]) {
+    this.#parts = parts.map((part) => Buffer.from(part, 'latin1'));
+    const rarest = this.#parts.reduce((best, part) =>
+      literalRarity(part) > literalRarity(best) ? part : best,
+    );
+    this.#prefilter = new BytesLineMatcher(rarest);
+  }
+
+  matchingLines(block: Uint8Array): number[] {
+    const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
+    const parts = this.#parts;
+    // Where each literal occurs next in the block (-1: not searched yet, Infinity: no more).
+    // Candidate lines ascend, so each literal's search only moves forward: one pass per literal.
+    const next = parts.map(() => -1);
+    const starts: number[] = [];
+    for (const start of this.#prefilter.matchingLines(bytes)) {
+      const newlineAt = bytes.indexOf(newline, start);
+      const end = newlineAt === -1 ? bytes.length : newlineAt;
+      let position = start;
+      let inOrder = true;
+      for (let index = 0; index < parts.length && inOrder; index++) {
+        const part = parts[index] as Buffer;
+        let at = next[index] as number;
+        if (at < position) {
+          at = bytes.indexOf(part, position);
+          if (at === -1) at = Number.POSITIVE_INFINITY;
+          next[index] = at;
+        }
+        // A literal holds no newline: one that starts inside the line ends inside it.
+        inOrder = at < end;
+        position = at + part.length;
+      }
+      if (inOrder) starts.push(start);
+    }
+    return starts;
+  }
+
+  async dispose(): Promise<void> {}
+}
