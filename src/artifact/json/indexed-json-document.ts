@@ -3,7 +3,13 @@ import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
 import { scalarType } from './json-bytes.js';
-import type { EntryRange, JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
+import type {
+  EntryRange,
+  JsonCounts,
+  JsonDocument,
+  JsonEntry,
+  LargeJsonEntry,
+} from './json-document.js';
 import { entryPath, largeEntryError } from './json-document.js';
 import { JsonScanError, type JsonScanStart, type JsonType } from './json-scan-types.js';
 import { JsonStructureScanner } from './json-structure-scanner.js';
@@ -148,8 +154,8 @@ export class IndexedJsonDocument implements JsonDocument {
     return first === 0x7b ? 'object' : (scalarType(first) ?? 'null');
   }
 
-  get indexLimit(): number {
-    return this.entryCount;
+  counts(): Promise<JsonCounts> {
+    return Promise.resolve({ entryCount: this.entryCount, indexLimit: this.entryCount });
   }
 
   async *entries(options: EntryRange = {}): AsyncIterable<JsonEntry> {

@@ -40,10 +40,11 @@ export interface JsonDocument {
   readonly mode: 'parsed' | 'indexed' | 'records';
   /** The root's type; a JSONL file is an array of its records. */
   readonly rootType: JsonType;
-  /** How many entries there are (elements, members, or non-blank records). */
-  readonly entryCount: number;
-  /** The exclusive bound of entry indexes: a JSONL record's index is its 0-based line number. */
-  readonly indexLimit: number;
+  /**
+   * How many entries there are: known at once for a JSON document, counted by one scan (then
+   * remembered) for JSONL, which a query reading only its first records never needs.
+   */
+  counts(options?: { signal?: AbortSignal }): Promise<JsonCounts>;
   /** The whole value, when the document was parsed whole. */
   readonly value?: unknown;
   /** Entries with `start <= index < end`, in order, each parsed as it is reached. */
@@ -53,10 +54,21 @@ export interface JsonDocument {
 }
 
 /**
+ * A document's entry counts.
+ */
+export interface JsonCounts {
+  /** Elements, members, or non-blank records. */
+  entryCount: number;
+  /** The exclusive bound of entry indexes: a JSONL record's index is its 0-based line number. */
+  indexLimit: number;
+}
+
+/**
  * A range of entry indexes, half-open like `Array.prototype.slice`.
  */
 export interface EntryRange {
   start?: number;
+  /** Default: to the end. */
   end?: number | undefined;
   signal?: AbortSignal;
   /**

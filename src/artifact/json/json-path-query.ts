@@ -106,7 +106,7 @@ export async function queryJson(
     return {};
   }
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
-  const selection = select(first, document);
+  const selection = await select(first, document, signal);
   const start = Math.max(options.startIndex ?? 0, selection.start);
   const entries = document.entries({
     start,
@@ -161,25 +161,32 @@ interface Selection {
 }
 
 /** Which entries a path's first segment can reach, so the rest of the document is skipped. */
-function select(first: string, document: JsonDocument): Selection {
+async function select(
+  first: string,
+  document: JsonDocument,
+  signal: AbortSignal | undefined,
+): Promise<Selection> {
   const all = { start: 0, wrap: false, picks: () => true };
-  const absolute = (text: string | undefined, fallback: number) => {
+  // Only an index from the end needs the count (for JSONL, a scan of the file).
+  const absolute = async <T>(text: string | undefined, fallback: T) => {
     if (text === undefined || text === '') return fallback;
     const number = Number(text);
-    return number < 0 ? Math.max(0, document.indexLimit + number) : number;
+    if (number >= 0) return number;
+    return Math.max(0, (await document.counts(signal ? { signal } : {})).indexLimit + number);
   };
   if (first === '*') return all;
   if (document.rootType === 'array') {
     if (/^-?\d+$/.test(first)) {
-      const index = absolute(first, 0);
+      const index = await absolute(first, 0);
       return { start: index, end: index + 1, wrap: false, picks: () => true };
     }
     const slice = /^(-?\d*):(-?\d*)(?::(\d+))?$/.exec(first);
     if (slice) {
-      const start = absolute(slice[1], 0);
+      const start = await absolute(slice[1], 0);
       const step = Math.max(1, Number(slice[3] ?? 1));
       const picks = (entry: JsonEntry) => (entry.index - start) % step === 0;
-      return { start, end: absolute(slice[2], document.indexLimit), wrap: false, picks };
+      const end = await absolute(slice[2], undefined);
+      return { start, ...(end === undefined ? {} : { end }), wrap: false, picks };
     }
   } else if (isKeySegment(first)) {
     return { start: 0, wrap: false, picks: (entry) => entry.key === first };

@@ -92,7 +92,8 @@ export class SpooledJsonArtifact extends SpooledArtifact {
 
   /** Elements of the root array, members of the root object, or records of JSONL. */
   async length(options: QueryOptions = {}): Promise<number> {
-    return (await this.document(options)).entryCount;
+    const document = await this.document(options);
+    return (await document.counts(options.signal ? { signal: options.signal } : {})).entryCount;
   }
 
   /** Up to `limit` (default 1,000) values a JSONPath matches, with their paths. */
@@ -159,7 +160,7 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   async #open(byteLength: number, signal: AbortSignal | undefined): Promise<JsonDocument> {
     const query = signal ? { signal } : {};
     this.#format ??= await detectJsonFormat(this.reader, byteLength, query);
-    if (this.#format === 'jsonl') return JsonLinesDocument.open(this, { byteLength, ...query });
+    if (this.#format === 'jsonl') return new JsonLinesDocument(this, { byteLength });
     if (byteLength > this.maxParseBytes) {
       return IndexedJsonDocument.open(this.reader, {
         byteLength,
