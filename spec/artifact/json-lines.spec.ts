@@ -59,6 +59,26 @@ describe('JSONL read in place', () => {
     await artifact.close();
   });
 
+  it('decodes each record as its own line: UTF-8 beside ASCII, an invalid byte as U+FFFD, CRLF', async () => {
+    const lines = [
+      Buffer.from('{"name":"plain"}\r\n'),
+      Buffer.from('{"name":"café ✓ 😀"}\n'),
+      Buffer.concat([
+        Buffer.from('{"name":"bad '),
+        Buffer.from([0xff, 0xe2, 0x82]),
+        Buffer.from('"}\n'),
+      ]),
+      Buffer.from('{"name":"après"}'),
+    ];
+    const path = await tempFile(Buffer.concat(lines), 'utf8.jsonl');
+    const artifact = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+    const names = (await artifact.query('$[*].name')).map((match) => match.value);
+    expect(names).toEqual(['plain', 'café ✓ 😀', 'bad \uFFFD\uFFFD', 'après']);
+    const text = await artifact.cat();
+    expect(names[2]).toBe(JSON.parse(text[2]?.text ?? '').name);
+    await artifact.close();
+  });
+
   it('counts lines and records alike whether or not a pass came first', async () => {
     for (const text of ['{"a":1}\n\n{"a":2}\n', '{"a":1}\n \n', '\n\n', '{"a":1}', '']) {
       const path = await tempFile(text, 'rows.jsonl');

@@ -1,7 +1,7 @@
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import { directJsonPath } from './direct-json-path.js';
 import type { JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
-import { entryPath, largeEntryError } from './json-document.js';
+import { entryBatches, entryPath, largeEntryError } from './json-document.js';
 import { invalidPath, isKeySegment, resolveJsonPath } from './resolve-json-path.js';
 
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
@@ -108,7 +108,7 @@ export async function queryJson(
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
   const selection = await select(first, document, signal);
   const start = Math.max(options.startIndex ?? 0, selection.start);
-  const entries = document.entries({
+  const batches = entryBatches(document, {
     start,
     end: selection.end,
     large: true,
@@ -120,33 +120,37 @@ export async function queryJson(
     JSONPath,
   });
   let count = 0;
-  for await (const entry of entries) {
-    if (++count % 1024 === 0) throwIfAborted(signal);
-    let matches: JsonMatch[] = [];
-    const picked = selection.wrap || selection.picks(entry);
-    // Only an entry the path needs fails on its size; the others are skipped unread.
-    if (picked && entry.large) {
-      const at = prefixed(entryPath(entry));
-      if (selection.wrap || rest.length || !options.onLarge) throw largeEntryError(at, entry.large);
-      await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
-      continue;
-    }
-    const key = entry.key ?? String(entry.index);
-    if (direct && (selection.wrap || (picked && rest.length))) {
-      matches = direct(entry.value, key, selection.wrap ? '$' : entryPath(entry));
-    } else if (selection.wrap) {
-      const wrapper = { [key]: entry.value };
-      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$', path);
-    } else if (picked) {
-      matches = rest.length
-        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry), path)
-        : [{ path: entryPath(entry), value: entry.value }];
-    }
-    if (matches.length && options.onEntry(matches, entry.index) === false) {
-      return { stopped: 'caller', nextIndex: entry.index };
-    }
-    if (deadline !== undefined && performance.now() > deadline) {
-      return { stopped: 'deadline', nextIndex: entry.index + 1 };
+  for await (const batch of batches) {
+    for (const entry of batch) {
+      if (++count % 1024 === 0) throwIfAborted(signal);
+      let matches: JsonMatch[] = [];
+      const picked = selection.wrap || selection.picks(entry);
+      // Only an entry the path needs fails on its size; the others are skipped unread.
+      if (picked && entry.large) {
+        const at = prefixed(entryPath(entry));
+        if (selection.wrap || rest.length || !options.onLarge)
+          throw largeEntryError(at, entry.large);
+        await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
+        continue;
+      }
+      if (direct && (selection.wrap || (picked && rest.length))) {
+        matches = selection.wrap
+          ? direct(entry.value, entry.key ?? String(entry.index), '$')
+          : direct(entry.value, '', entryPath(entry));
+      } else if (selection.wrap) {
+        const wrapper = { [entry.key ?? String(entry.index)]: entry.value };
+        matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$', path);
+      } else if (picked) {
+        matches = rest.length
+          ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry), path)
+          : [{ path: entryPath(entry), value: entry.value }];
+      }
+      if (matches.length && options.onEntry(matches, entry.index) === false) {
+        return { stopped: 'caller', nextIndex: entry.index };
+      }
+      if (deadline !== undefined && performance.now() > deadline) {
+        return { stopped: 'deadline', nextIndex: entry.index + 1 };
+      }
     }
   }
   return {};

@@ -8,7 +8,7 @@ import {
 import { detectJsonFormat } from './detect-json-format.js';
 import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
-import { entryPath, type JsonDocument } from './json-document.js';
+import { entryBatches, entryPath, type JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
 import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
@@ -107,7 +107,8 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     await queryJson(document, path, {
       ...scanOptions(options),
       onEntry: (found) => {
-        matches.push(...found.slice(0, limit - matches.length));
+        for (let index = 0; index < found.length && matches.length < limit; index++)
+          matches.push(found[index] as JsonMatch);
         return matches.length < limit;
       },
     });
@@ -192,26 +193,29 @@ async function shapeEntries(
   let scanned = 0;
   if (!array && document.rootType !== 'object') return { scanned };
   const { startIndex, deadline, signal } = options;
-  const entries = document.entries({
+  const batches = entryBatches(document, {
     large: true,
     ...(startIndex !== undefined ? { start: startIndex } : {}),
     ...(signal ? { signal } : {}),
   });
-  for await (const entry of entries) {
-    const path = array ? `${base}[*]` : base + entryPath(entry).slice(1);
-    const parentObjects = array ? undefined : 1;
-    scanned++;
-    if (!entry.large) shape.add(path, entry.value, parentObjects);
-    else {
-      shape.addType(path, entry.large.type, parentObjects);
-      const child = await document.child?.(entry.key ?? String(entry.index));
-      if (child) {
-        const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
-        scanned += inner.scanned;
+  const elements = `${base}[*]`;
+  for await (const batch of batches) {
+    for (const entry of batch) {
+      const path = array ? elements : base + entryPath(entry).slice(1);
+      const parentObjects = array ? undefined : 1;
+      scanned++;
+      if (!entry.large) shape.add(path, entry.value, parentObjects);
+      else {
+        shape.addType(path, entry.large.type, parentObjects);
+        const child = await document.child?.(entry.key ?? String(entry.index));
+        if (child) {
+          const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
+          scanned += inner.scanned;
+        }
       }
-    }
-    if (deadline !== undefined && performance.now() > deadline) {
-      return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
+      if (deadline !== undefined && performance.now() > deadline) {
+        return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
+      }
     }
   }
   return { scanned };
