@@ -59,6 +59,28 @@ function goalMark(row: JsonResultRow): string {
   return row.peakRssMebibytes <= jsonRssGoalMebibytes ? '✓' : '✗';
 }
 
+/** Throughput goal of shape(), opening included: a schema of a large file in seconds. */
+export const shapeGoalMebibytesPerSecond = 100;
+
+/**
+ * The shape() goal on each format, from its end-to-end rows: `shape() end to end, jsonl: 112.4
+ * MiB/s (goal ≥ 100 MiB/s: met)`.
+ *
+ * @example
+ * ```ts
+ * for (const line of shapeGoalLines(rows)) console.log(line);
+ * ```
+ */
+export function shapeGoalLines(rows: readonly JsonResultRow[]): string[] {
+  return rows
+    .filter((row) => row.operation === 'shape() end to end' && row.tool === 'spoolforge API')
+    .map((row) => {
+      const speed = row.mebibytesPerSecond;
+      const met = speed !== undefined && speed >= shapeGoalMebibytesPerSecond;
+      return `${row.operation}, ${row.format}: ${fixed(speed, 1)} MiB/s (goal ≥ ${shapeGoalMebibytesPerSecond} MiB/s: ${met ? 'met' : 'NOT met'})`;
+    });
+}
+
 /**
  * Renders rows as an aligned plain-text table, with a blank line between operations.
  *
