@@ -77,7 +77,7 @@ export class JsonShape {
     const type = jsonType(value);
     const field = this.#count(node, type, parentObjects);
     if (!field) return;
-    const examples = (field.examples ??= {});
+    field.examples ??= {};
     if (type === 'array') {
       if (depth >= this.#maxDepth) return;
       node.items ??= this.#node(`${node.path}[*]`);
@@ -85,7 +85,8 @@ export class JsonShape {
     } else if (type === 'object') {
       if (depth >= this.#maxDepth) return;
       const objects = field.types.object as number;
-      const members = (node.members ??= new Map());
+      node.members ??= new Map();
+      const members = node.members;
       const object = value as Record<string, unknown>;
       for (const key of Object.keys(object)) {
         let member = members.get(key);
@@ -101,8 +102,8 @@ export class JsonShape {
           key === '__proto__' ? Object.getOwnPropertyDescriptor(object, key)?.value : object[key];
         this.#add(member, child, objects, depth + 1);
       }
-    } else if (!(type in examples)) {
-      examples[type] =
+    } else if (!(type in field.examples)) {
+      field.examples[type] =
         typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : value;
     }
   }
