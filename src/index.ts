@@ -19,7 +19,12 @@ export type {
   ToolMethodDescriptor,
 } from './artifact/forge/tool-method-descriptor.js';
 export type { GrepLine, GrepOptions, GrepResult, GrepTarget } from './artifact/grep-artifact.js';
-export type { EntryRange, JsonDocument, JsonEntry } from './artifact/json/json-document.js';
+export type {
+  EntryRange,
+  JsonCounts,
+  JsonDocument,
+  JsonEntry,
+} from './artifact/json/json-document.js';
 export type { JsonMatch } from './artifact/json/json-path-query.js';
 export type { JsonType } from './artifact/json/json-scan-types.js';
 export type { JsonShape, ShapeField } from './artifact/json/json-shape.js';

@@ -12,6 +12,7 @@ export const jsonOperations = [
   'length',
   'slice',
   'shape',
+  'shape-end-to-end',
   'filter-first-100',
   'filter-count',
   'pluck',
@@ -30,12 +31,19 @@ export const operationLabels: Record<JsonOperation, string> = {
   length: 'length()',
   slice: 'query $[90%:+10]',
   shape: 'shape()',
+  'shape-end-to-end': 'shape() end to end',
   'filter-first-100': 'filter 5xx, limit 100',
   'filter-count': 'filter 5xx, count all',
   pluck: 'pluck $[*].id, count all',
 };
 /** Operations that read the whole file, so a throughput means something. */
-const wholeFile = new Set<JsonOperation>(['length', 'shape', 'filter-count', 'pluck']);
+const wholeFile = new Set<JsonOperation>([
+  'length',
+  'shape',
+  'shape-end-to-end',
+  'filter-count',
+  'pluck',
+]);
 
 /**
  * One thing to time: an operation on one file by one tool, and the answer it must give.
@@ -134,6 +142,7 @@ function expectedAnswer(operation: JsonOperation, data: JsonData): string {
     case 'slice':
       return `10 entries, ids ${start}-${start + 9}`;
     case 'shape':
+    case 'shape-end-to-end':
       return `${data.recordCount} entries`;
     case 'filter-first-100':
       return `100 matches, last id ${data.hundredthServerErrorId}`;
@@ -150,6 +159,7 @@ function apiAnswer(operation: JsonOperation, report: JsonApiReport): string {
     case 'slice':
       return `${count} entries, ids ${firstId}-${lastId}`;
     case 'shape':
+    case 'shape-end-to-end':
       return `${count} entries${stopped ? ` (stopped: ${stopped})` : ''}`;
     case 'filter-first-100':
       return `${count} matches, last id ${lastId}`;
@@ -221,7 +231,8 @@ export async function runJsonMeasurement(
     } else {
       const report = JSON.parse(stdout) as JsonApiReport;
       seconds.push(report.seconds);
-      if (measurement.operation !== 'length') openSeconds.push(report.openSeconds);
+      if (measurement.operation !== 'length' && measurement.operation !== 'shape-end-to-end')
+        openSeconds.push(report.openSeconds);
       if (result.peakRssBytes === undefined) peaks.push(report.peakRssBytes);
       answer ??= apiAnswer(measurement.operation, report);
     }

@@ -59,6 +59,9 @@ function goalMark(row: JsonResultRow): string {
   return row.peakRssMebibytes <= jsonRssGoalMebibytes ? '✓' : '✗';
 }
 
+/** Throughput goal of shape(), opening included: a schema of a large file in seconds. */
+export const shapeGoalMebibytesPerSecond = 100;
+
 /**
  * Renders rows as an aligned plain-text table, with a blank line between operations.
  *

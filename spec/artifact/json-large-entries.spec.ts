@@ -34,6 +34,21 @@ async function tool(artifact: SpooledJsonArtifact, op: string, input: Record<str
 }
 
 describe('a document with an entry too large to parse', () => {
+  it('hands out the entries before it, then fails on it unless large ones are asked for', async () => {
+    const artifact = await jsonArtifact([1, 2, 'x'.repeat(3_000), 4]);
+    const document = await artifact.document();
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const entry of document.entries()) seen.push(entry.value);
+    };
+    await expect(walk()).rejects.toMatchObject({ code: 'E_ARTIFACT_TOO_LARGE' });
+    expect(seen).toEqual([1, 2]);
+    const all: unknown[] = [];
+    for await (const entry of document.entries({ large: true }))
+      all.push(entry.large ? entry.large.type : entry.value);
+    expect(all).toEqual([1, 2, 'string', 4]);
+  });
+
   it('answers queries that do not need that entry, and describes it without parsing it', async () => {
     const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
     expect(await tool(artifact, 'get', { path: '$.meta.total' })).toBe(

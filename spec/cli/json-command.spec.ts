@@ -186,6 +186,27 @@ describe('spoolforge json', () => {
     expect(piped.stdout.toString()).toBe('{"a":2}\n');
   });
 
+  it('reads only the head of JSONL for the first records: --limit stops early, a bad tail is never reached', async () => {
+    const many = records(400);
+    const rows = Array.from({ length: 60 }, () => asJsonl(many)).join('');
+    const path = await tempFile(`${rows}{"id": 1, "oops"}\n`, 'big.jsonl');
+    const size = (await stat(path)).size;
+    for (const [query, expected] of [
+      [['$[0].id'], '0\n'],
+      [['--limit', '2', '$[*].id'], '0\n1\n'],
+      [['--limit', '1', '$[?(@.status == 503)].path'], '"/api/4"\n'],
+    ] as const) {
+      const server = await startServer(serveFiles(path));
+      const result = await runCli(['json', ...query, urlOf(server, path)]);
+      expect(result.stderr).toBe('');
+      expect(result.stdout.toString()).toBe(expected);
+      expect(server.bytesSent()).toBeLessThan(size / 4);
+    }
+    // The same file in full fails on its last line, as jq does.
+    const all = await runCli(['json', '$[*].id', path]);
+    expect(all.stderr).toMatch(/line 24001, column 17/);
+  });
+
   it('prints a scalar root and --limit 0 prints nothing', async () => {
     const file = await tempFile('"héllo"\n', 'scalar.json');
     expect((await runCli(['json', '$', file])).stdout.toString()).toBe('"héllo"\n');

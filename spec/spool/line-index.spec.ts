@@ -1,21 +1,8 @@
-import { FileSpoolReader, MemorySpoolReader, type SpoolReader } from 'spoolforge';
+import { FileSpoolReader, MemorySpoolReader } from 'spoolforge';
 import { LineIndex, readerChunks, seekLine, tailOffset } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
+import { counting } from '../helpers/counting-reader.js';
 import { tempFile } from '../helpers/temp-files.js';
-
-/** Wraps a reader and counts the bytes it hands out. */
-function counting(reader: SpoolReader) {
-  const counter = { bytes: 0 };
-  const wrapped: SpoolReader = {
-    byteLength: () => reader.byteLength(),
-    read: async (position, length, options) => {
-      const bytes = await reader.read(position, length, options);
-      counter.bytes += bytes.length;
-      return bytes;
-    },
-  };
-  return { reader: wrapped, counter };
-}
 
 const numberedLines = (count: number) =>
   Array.from({ length: count }, (_, line) => `line ${line} ${'.'.repeat(line % 50)}\n`).join('');

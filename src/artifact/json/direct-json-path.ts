@@ -3,8 +3,8 @@ import { compileJsonFilter } from './compile-json-filter.js';
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
 /**
- * The matches of a path in one entry: `value` is the entry, `key` its index or member name, and
- * `prefix` the normalized path the matches' paths start with.
+ * The matches of a path in one entry: `value` is the entry, `key` its index or member name (read
+ * by a filter only), and `prefix` the normalized path the matches' paths start with.
  */
 export type DirectJsonPath = (value: unknown, key: string, prefix: string) => DirectMatch[];
 

@@ -3,7 +3,13 @@ import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
 import { scalarType } from './json-bytes.js';
-import type { EntryRange, JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
+import type {
+  EntryRange,
+  JsonCounts,
+  JsonDocument,
+  JsonEntry,
+  LargeJsonEntry,
+} from './json-document.js';
 import { entryPath, largeEntryError } from './json-document.js';
 import { JsonScanError, type JsonScanStart, type JsonType } from './json-scan-types.js';
 import { JsonStructureScanner } from './json-structure-scanner.js';
@@ -148,11 +154,16 @@ export class IndexedJsonDocument implements JsonDocument {
     return first === 0x7b ? 'object' : (scalarType(first) ?? 'null');
   }
 
-  get indexLimit(): number {
-    return this.entryCount;
+  counts(): Promise<JsonCounts> {
+    return Promise.resolve({ entryCount: this.entryCount, indexLimit: this.entryCount });
   }
 
   async *entries(options: EntryRange = {}): AsyncIterable<JsonEntry> {
+    for await (const batch of this.batches(options)) yield* batch;
+  }
+
+  /** The entries scanned from each chunk read, parsed as the scan reaches them. */
+  async *batches(options: EntryRange = {}): AsyncIterable<JsonEntry[]> {
     const start = Math.max(0, options.start ?? 0);
     const end = Math.min(options.end ?? this.entryCount, this.entryCount);
     if (start >= end || (this.rootType !== 'array' && this.rootType !== 'object')) return;
@@ -200,13 +211,17 @@ export class IndexedJsonDocument implements JsonDocument {
     for await (const chunk of chunks) {
       const more = scanner.push(chunk, offset);
       offset += chunk.length;
-      for (const entry of ready.splice(0)) {
-        if (entry.large) {
-          entry.large.type = await this.#typeAt(largeStarts.get(entry.large) as number);
-          if (!options.large) throw largeEntryError(entryPath(entry), entry.large);
+      const batch = ready.splice(0);
+      for (const [position, entry] of batch.entries()) {
+        if (!entry.large) continue;
+        entry.large.type = await this.#typeAt(largeStarts.get(entry.large) as number);
+        if (!options.large) {
+          // The entries before it first, as one at a time would have handed them out.
+          if (position > 0) yield batch.slice(0, position);
+          throw largeEntryError(entryPath(entry), entry.large);
         }
-        yield entry;
       }
+      if (batch.length) yield batch;
       largeStarts.clear();
       if (failure) throw await this.#invalidEntry(failure);
       if (!more) return;

@@ -40,16 +40,29 @@ export interface JsonDocument {
   readonly mode: 'parsed' | 'indexed' | 'records';
   /** The root's type; a JSONL file is an array of its records. */
   readonly rootType: JsonType;
-  /** How many entries there are (elements, members, or non-blank records). */
-  readonly entryCount: number;
-  /** The exclusive bound of entry indexes: a JSONL record's index is its 0-based line number. */
-  readonly indexLimit: number;
+  /**
+   * How many entries there are: known at once for a JSON document, counted by one scan (then
+   * remembered) for JSONL, which a query reading only its first records never needs.
+   */
+  counts(options?: { signal?: AbortSignal }): Promise<JsonCounts>;
   /** The whole value, when the document was parsed whole. */
   readonly value?: unknown;
   /** Entries with `start <= index < end`, in order, each parsed as it is reached. */
   entries(options?: EntryRange): AsyncIterable<JsonEntry>;
+  /** The same entries a batch at a time, where they come that way (see {@link entryBatches}). */
+  batches?(options?: EntryRange): AsyncIterable<JsonEntry[]>;
   /** An entry too large to parse, as a document of its own (indexed documents only). */
   child?(segment: string): Promise<JsonDocument | undefined>;
+}
+
+/**
+ * A document's entry counts.
+ */
+export interface JsonCounts {
+  /** Elements, members, or non-blank records. */
+  entryCount: number;
+  /** The exclusive bound of entry indexes: a JSONL record's index is its 0-based line number. */
+  indexLimit: number;
 }
 
 /**
@@ -57,6 +70,7 @@ export interface JsonDocument {
  */
 export interface EntryRange {
   start?: number;
+  /** Default: to the end. */
   end?: number | undefined;
   signal?: AbortSignal;
   /**
@@ -64,6 +78,26 @@ export interface EntryRange {
    * `E_ARTIFACT_TOO_LARGE`: for callers that skip it or describe it (the default fails).
    */
   large?: boolean;
+}
+
+/**
+ * A document's entries in batches, for a scan over many: JSONL's come a block of lines at a
+ * time, which spares an await per record; another document's come one by one.
+ *
+ * @example
+ * ```ts
+ * for await (const batch of entryBatches(document, { start: 0 })) for (const entry of batch) count++;
+ * ```
+ */
+export async function* entryBatches(
+  document: JsonDocument,
+  options: EntryRange = {},
+): AsyncIterable<JsonEntry[]> {
+  if (document.batches) {
+    yield* document.batches(options);
+    return;
+  }
+  for await (const entry of document.entries(options)) yield [entry];
 }
 
 /**

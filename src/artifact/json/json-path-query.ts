@@ -1,7 +1,7 @@
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import { directJsonPath } from './direct-json-path.js';
 import type { JsonDocument, JsonEntry, LargeJsonEntry } from './json-document.js';
-import { entryPath, largeEntryError } from './json-document.js';
+import { entryBatches, entryPath, largeEntryError } from './json-document.js';
 import { invalidPath, isKeySegment, resolveJsonPath } from './resolve-json-path.js';
 
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
@@ -106,9 +106,9 @@ export async function queryJson(
     return {};
   }
   const [first, ...rest] = segments.slice(1) as [string, ...string[]];
-  const selection = select(first, document);
+  const selection = await select(first, document, signal);
   const start = Math.max(options.startIndex ?? 0, selection.start);
-  const entries = document.entries({
+  const batches = entryBatches(document, {
     start,
     end: selection.end,
     large: true,
@@ -120,33 +120,37 @@ export async function queryJson(
     JSONPath,
   });
   let count = 0;
-  for await (const entry of entries) {
-    if (++count % 1024 === 0) throwIfAborted(signal);
-    let matches: JsonMatch[] = [];
-    const picked = selection.wrap || selection.picks(entry);
-    // Only an entry the path needs fails on its size; the others are skipped unread.
-    if (picked && entry.large) {
-      const at = prefixed(entryPath(entry));
-      if (selection.wrap || rest.length || !options.onLarge) throw largeEntryError(at, entry.large);
-      await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
-      continue;
-    }
-    const key = entry.key ?? String(entry.index);
-    if (direct && (selection.wrap || (picked && rest.length))) {
-      matches = direct(entry.value, key, selection.wrap ? '$' : entryPath(entry));
-    } else if (selection.wrap) {
-      const wrapper = { [key]: entry.value };
-      matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$', path);
-    } else if (picked) {
-      matches = rest.length
-        ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry), path)
-        : [{ path: entryPath(entry), value: entry.value }];
-    }
-    if (matches.length && options.onEntry(matches, entry.index) === false) {
-      return { stopped: 'caller', nextIndex: entry.index };
-    }
-    if (deadline !== undefined && performance.now() > deadline) {
-      return { stopped: 'deadline', nextIndex: entry.index + 1 };
+  for await (const batch of batches) {
+    for (const entry of batch) {
+      if (++count % 1024 === 0) throwIfAborted(signal);
+      let matches: JsonMatch[] = [];
+      const picked = selection.wrap || selection.picks(entry);
+      // Only an entry the path needs fails on its size; the others are skipped unread.
+      if (picked && entry.large) {
+        const at = prefixed(entryPath(entry));
+        if (selection.wrap || rest.length || !options.onLarge)
+          throw largeEntryError(at, entry.large);
+        await options.onLarge(at, entry as JsonEntry & { large: LargeJsonEntry }, document);
+        continue;
+      }
+      if (direct && (selection.wrap || (picked && rest.length))) {
+        matches = selection.wrap
+          ? direct(entry.value, entry.key ?? String(entry.index), '$')
+          : direct(entry.value, '', entryPath(entry));
+      } else if (selection.wrap) {
+        const wrapper = { [entry.key ?? String(entry.index)]: entry.value };
+        matches = evaluate(JSONPath, ['$', first, ...rest], wrapper, '$', path);
+      } else if (picked) {
+        matches = rest.length
+          ? evaluate(JSONPath, ['$', ...rest], entry.value, entryPath(entry), path)
+          : [{ path: entryPath(entry), value: entry.value }];
+      }
+      if (matches.length && options.onEntry(matches, entry.index) === false) {
+        return { stopped: 'caller', nextIndex: entry.index };
+      }
+      if (deadline !== undefined && performance.now() > deadline) {
+        return { stopped: 'deadline', nextIndex: entry.index + 1 };
+      }
     }
   }
   return {};
@@ -161,25 +165,32 @@ interface Selection {
 }
 
 /** Which entries a path's first segment can reach, so the rest of the document is skipped. */
-function select(first: string, document: JsonDocument): Selection {
+async function select(
+  first: string,
+  document: JsonDocument,
+  signal: AbortSignal | undefined,
+): Promise<Selection> {
   const all = { start: 0, wrap: false, picks: () => true };
-  const absolute = (text: string | undefined, fallback: number) => {
+  // Only an index from the end needs the count (for JSONL, a scan of the file).
+  const absolute = async <T>(text: string | undefined, fallback: T) => {
     if (text === undefined || text === '') return fallback;
     const number = Number(text);
-    return number < 0 ? Math.max(0, document.indexLimit + number) : number;
+    if (number >= 0) return number;
+    return Math.max(0, (await document.counts(signal ? { signal } : {})).indexLimit + number);
   };
   if (first === '*') return all;
   if (document.rootType === 'array') {
     if (/^-?\d+$/.test(first)) {
-      const index = absolute(first, 0);
+      const index = await absolute(first, 0);
       return { start: index, end: index + 1, wrap: false, picks: () => true };
     }
     const slice = /^(-?\d*):(-?\d*)(?::(\d+))?$/.exec(first);
     if (slice) {
-      const start = absolute(slice[1], 0);
+      const start = await absolute(slice[1], 0);
       const step = Math.max(1, Number(slice[3] ?? 1));
       const picks = (entry: JsonEntry) => (entry.index - start) % step === 0;
-      return { start, end: absolute(slice[2], document.indexLimit), wrap: false, picks };
+      const end = await absolute(slice[2], undefined);
+      return { start, ...(end === undefined ? {} : { end }), wrap: false, picks };
     }
   } else if (isKeySegment(first)) {
     return { start: 0, wrap: false, picks: (entry) => entry.key === first };

@@ -17,6 +17,17 @@ export interface ShapeField {
 const identifier = /^[A-Za-z_$][\w$]*$/;
 
 /**
+ * A field path's place in the tree, so a value's members find their fields by key rather than
+ * by building and looking up their paths; `field` is undefined for a path past `maxFields`.
+ */
+interface ShapeNode {
+  path: string;
+  field: ShapeField | undefined;
+  members?: Map<string, ShapeNode>;
+  items?: ShapeNode;
+}
+
+/**
  * An inferred schema summary of many JSON values, built one value at a time in bounded memory:
  * field paths (array items as `[*]`), the types seen at each with counts, and an example. At
  * most `maxFields` paths are kept (keys that are data, such as ids, would make one per value);
@@ -30,14 +41,12 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
  * ```
  */
 export class JsonShape {
-  readonly #fields = new Map<string, ShapeField>();
+  /** The kept fields' nodes by path, in first-seen order. */
+  readonly #nodes = new Map<string, ShapeNode>();
   readonly #maxFields: number;
   readonly #maxDepth: number;
   #droppedFields = new Set<string>();
   #droppedCount = 0;
-  /** Each field's member paths by key, and its elements' path, built once rather than per value. */
-  readonly #childPaths = new Map<string, Map<string, string>>();
-  readonly #itemPaths = new Map<string, string>();
 
   constructor(options: { maxFields?: number; maxDepth?: number } = {}) {
     this.#maxFields = options.maxFields ?? 300;
@@ -51,72 +60,79 @@ export class JsonShape {
 
   /** Records `value` (and everything inside it) as one occurrence of `path`. */
   add(path: string, value: unknown, parentObjects?: number, depth = 0): void {
-    const type = jsonType(value);
-    const field = this.addType(path, type, parentObjects);
-    if (!field) return;
-    field.examples ??= {};
-    if (!(type in field.examples) && type !== 'object' && type !== 'array') {
-      field.examples[type] =
-        typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : value;
-    }
-    if (depth >= this.#maxDepth) return;
-    if (type === 'array') {
-      const items = this.#itemPaths.get(path) ?? `${path}[*]`;
-      this.#itemPaths.set(path, items);
-      for (const item of value as unknown[]) this.add(items, item, undefined, depth + 1);
-    } else if (type === 'object') {
-      const objects = field.types.object as number;
-      for (const [key, member] of Object.entries(value as object)) {
-        this.add(this.#childPath(path, key), member, objects, depth + 1);
-      }
-    }
+    this.#add(this.#node(path), value, parentObjects, depth);
   }
 
   /** Records one occurrence of `path` as a `type`, without its value (one too large to parse). */
   addType(path: string, type: JsonType, parentObjects?: number): ShapeField | undefined {
-    const field = this.#field(path, parentObjects);
-    if (!field) return undefined;
+    return this.#count(this.#node(path), type, parentObjects);
+  }
+
+  /** The fields in first-seen order (parents before their members). */
+  fields(): ShapeField[] {
+    return [...this.#nodes.values()].map((node) => node.field as ShapeField);
+  }
+
+  #add(node: ShapeNode, value: unknown, parentObjects: number | undefined, depth: number): void {
+    const type = jsonType(value);
+    const field = this.#count(node, type, parentObjects);
+    if (!field) return;
+    field.examples ??= {};
+    if (type === 'array') {
+      if (depth >= this.#maxDepth) return;
+      node.items ??= this.#node(`${node.path}[*]`);
+      for (const item of value as unknown[]) this.#add(node.items, item, undefined, depth + 1);
+    } else if (type === 'object') {
+      if (depth >= this.#maxDepth) return;
+      const objects = field.types.object as number;
+      node.members ??= new Map();
+      const members = node.members;
+      const object = value as Record<string, unknown>;
+      for (const key of Object.keys(object)) {
+        let member = members.get(key);
+        if (!member) {
+          member = this.#node(
+            identifier.test(key) ? `${node.path}.${key}` : `${node.path}['${key}']`,
+          );
+          // Bounded like the fields: a document of ever-new keys does not grow it past a limit.
+          if (members.size < this.#maxFields) members.set(key, member);
+        }
+        // An own `__proto__` (JSON.parse makes one) is read as itself, not as the prototype.
+        const child =
+          key === '__proto__' ? Object.getOwnPropertyDescriptor(object, key)?.value : object[key];
+        this.#add(member, child, objects, depth + 1);
+      }
+    } else if (!(type in field.examples)) {
+      field.examples[type] =
+        typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : value;
+    }
+  }
+
+  #count(
+    node: ShapeNode,
+    type: JsonType,
+    parentObjects: number | undefined,
+  ): ShapeField | undefined {
+    const field = node.field;
+    if (!field) {
+      if (this.#droppedFields.size < 5) this.#droppedFields.add(node.path);
+      this.#droppedCount++;
+      return undefined;
+    }
+    if (parentObjects !== undefined) field.parentObjects = parentObjects;
     field.count++;
     field.types[type] = (field.types[type] ?? 0) + 1;
     return field;
   }
 
-  /** The fields in first-seen order (parents before their members). */
-  fields(): ShapeField[] {
-    return [...this.#fields.values()];
-  }
-
-  /** The path of member `key` of the field at `path`. */
-  #childPath(path: string, key: string): string {
-    let children = this.#childPaths.get(path);
-    if (!children) {
-      children = new Map();
-      this.#childPaths.set(path, children);
-    }
-    let child = children.get(key);
-    if (child === undefined) {
-      child = identifier.test(key) ? `${path}.${key}` : `${path}['${key}']`;
-      // Bounded like the fields: a document of ever-new keys does not grow it past a limit.
-      if (children.size < this.#maxFields) children.set(key, child);
-    }
-    return child;
-  }
-
-  #field(path: string, parentObjects: number | undefined): ShapeField | undefined {
-    let field = this.#fields.get(path);
-    if (field) {
-      if (parentObjects !== undefined) field.parentObjects = parentObjects;
-      return field;
-    }
-    if (this.#fields.size >= this.#maxFields) {
-      if (this.#droppedFields.size < 5) this.#droppedFields.add(path);
-      this.#droppedCount++;
-      return undefined;
-    }
-    field = { path, count: 0, types: {} };
-    if (parentObjects !== undefined) field.parentObjects = parentObjects;
-    this.#fields.set(path, field);
-    return field;
+  /** The node of `path`: the kept one, a new one while there is room, else a dropped one. */
+  #node(path: string): ShapeNode {
+    let node = this.#nodes.get(path);
+    if (node) return node;
+    if (this.#nodes.size >= this.#maxFields) return { path, field: undefined };
+    node = { path, field: { path, count: 0, types: {} } };
+    this.#nodes.set(path, node);
+    return node;
   }
 }
 

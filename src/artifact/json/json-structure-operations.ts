@@ -34,7 +34,8 @@ async function describeMatches(
 ): Promise<string> {
   const document = await artifact.document({ signal: context.signal });
   const target = await resolveJsonPath(document, args.path ?? '$');
-  if (target.segments.length === 1) return describeRoot(target.document, target.prefix);
+  if (target.segments.length === 1)
+    return describeRoot(target.document, target.prefix, { signal: context.signal });
   const { text } = jsonText(context);
   let shown = 0;
   const result = await queryJson(document, args.path as string, {
@@ -118,7 +119,7 @@ const keys: JsonOperation = {
       }
     }
     if (objectCount === 0)
-      return `No object at ${path}: ${atRoot ? describeRoot(target.document, target.prefix) : `see ${artifactJsonName} op "type"`}.`;
+      return `No object at ${path}: ${atRoot ? await describeRoot(target.document, target.prefix, { signal: context.signal }) : `see ${artifactJsonName} op "type"`}.`;
     const { text } = jsonText(context);
     text.addText(
       objectCount === 1
@@ -168,7 +169,7 @@ const shape: JsonOperation = {
     const { text } = jsonText(context);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const scope = isRoot(args.path)
-      ? describeRoot(result.document)
+      ? await describeRoot(result.document, '$', { signal: context.signal })
       : `${args.path}: ${count(result.scanned, 'value')}`;
     const partial =
       result.stopped === 'deadline'

@@ -70,21 +70,25 @@ export function renderJsonValue(
 }
 
 /** A document's root (`$`, or the entry `name` it was descended into): type and entry count, without reading it whole. */
-export function describeRoot(document: JsonDocument, name = '$'): string {
+export async function describeRoot(
+  document: JsonDocument,
+  name = '$',
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
   if (document.format === 'jsonl') {
-    return `$: JSONL, ${count(document.entryCount, 'record')} on ${count(document.indexLimit, 'line')} (record $[i] is line i+1)`;
+    const { entryCount, indexLimit } = await document.counts(options);
+    return `$: JSONL, ${count(entryCount, 'record')} on ${count(indexLimit, 'line')} (record $[i] is line i+1)`;
   }
-  if (document.rootType === 'array')
-    return `${name}: array (${count(document.entryCount, 'element')})`;
-  if (document.rootType === 'object')
-    return `${name}: object (${count(document.entryCount, 'key')})`;
+  const { entryCount } = await document.counts(options);
+  if (document.rootType === 'array') return `${name}: array (${count(entryCount, 'element')})`;
+  if (document.rootType === 'object') return `${name}: object (${count(entryCount, 'key')})`;
   return `${name}: ${document.mode === 'parsed' ? describeJson(document.value) : document.rootType}`;
 }
 
 /** An entry too large to parse, described without parsing it: an array's or object's size comes from indexing it. */
 export async function describeLarge(document: JsonDocument, entry: JsonEntry): Promise<string> {
   const child = await document.child?.(entry.key ?? String(entry.index));
-  if (child) return describeRoot(child, '').slice(2);
+  if (child) return (await describeRoot(child, '')).slice(2);
   return describeUnparsed(entry.large as LargeJsonEntry);
 }
 

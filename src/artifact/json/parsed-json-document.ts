@@ -1,5 +1,5 @@
 import { throwIfAborted } from '../../shared/spoolforge-error.js';
-import type { EntryRange, JsonDocument, JsonEntry } from './json-document.js';
+import type { EntryRange, JsonCounts, JsonDocument, JsonEntry } from './json-document.js';
 import { jsonType } from './json-document.js';
 import type { JsonType } from './json-scan-types.js';
 
@@ -9,7 +9,7 @@ import type { JsonType } from './json-scan-types.js';
  * @example
  * ```ts
  * const document = new ParsedJsonDocument(JSON.parse(text));
- * document.entryCount; // elements or members of the root
+ * (await document.counts()).entryCount; // elements or members of the root
  * ```
  */
 export class ParsedJsonDocument implements JsonDocument {
@@ -29,8 +29,8 @@ export class ParsedJsonDocument implements JsonDocument {
         : 0;
   }
 
-  get indexLimit(): number {
-    return this.entryCount;
+  counts(): Promise<JsonCounts> {
+    return Promise.resolve({ entryCount: this.entryCount, indexLimit: this.entryCount });
   }
 
   async *entries(options: EntryRange = {}): AsyncIterable<JsonEntry> {

@@ -32,14 +32,16 @@ export async function resolveJsonPath(
   const { JSONPath } = await import('jsonpath-plus');
   let segments = parsePath(path, JSONPath);
   let prefix = '$';
-  for (;;) {
-    const entry = namedEntry(document, segments[1]);
+  // Only an indexed document has children (a JSONL file is never counted for this).
+  while (document.child) {
+    const entry = await namedEntry(document, segments[1]);
     const child = entry && (await document.child?.(entry.key ?? String(entry.index)));
     if (!entry || !child) return { document, prefix, segments };
     prefix += entryPath(entry).slice(1);
     document = child;
     segments = ['$', ...segments.slice(2)];
   }
+  return { document, prefix, segments };
 }
 
 /**
@@ -57,16 +59,16 @@ export function isKeySegment(segment: string): boolean {
 }
 
 /** The entry a segment names: a key of an object root, an index (from the end if negative) of an array root. */
-function namedEntry(
+async function namedEntry(
   document: JsonDocument,
   segment: string | undefined,
-): Pick<JsonEntry, 'index' | 'key'> | undefined {
+): Promise<Pick<JsonEntry, 'index' | 'key'> | undefined> {
   if (segment === undefined) return undefined;
   if (document.rootType === 'object')
     return isKeySegment(segment) ? { index: -1, key: segment } : undefined;
   if (document.rootType !== 'array' || !/^-?\d+$/.test(segment)) return undefined;
   const index = Number(segment);
-  return { index: index < 0 ? document.indexLimit + index : index };
+  return { index: index < 0 ? (await document.counts()).indexLimit + index : index };
 }
 
 /**

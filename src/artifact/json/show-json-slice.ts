@@ -21,8 +21,9 @@ export async function showSlice(
   /** The normalized path of what is sliced: its entries' paths extend it. */
   let base = target.prefix;
   if (target.segments.length === 1) {
-    total = target.document.indexLimit;
-    text.addText(describeRoot(target.document, base));
+    const signal = context.signal ? { signal: context.signal } : {};
+    total = (await target.document.counts(signal)).indexLimit;
+    text.addText(await describeRoot(target.document, base, signal));
     entries = target.document.entries({
       start,
       end: end ?? total,

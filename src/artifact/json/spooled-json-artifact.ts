@@ -8,7 +8,7 @@ import {
 import { detectJsonFormat } from './detect-json-format.js';
 import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
-import { entryPath, type JsonDocument } from './json-document.js';
+import { entryBatches, entryPath, type JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
 import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
@@ -92,7 +92,8 @@ export class SpooledJsonArtifact extends SpooledArtifact {
 
   /** Elements of the root array, members of the root object, or records of JSONL. */
   async length(options: QueryOptions = {}): Promise<number> {
-    return (await this.document(options)).entryCount;
+    const document = await this.document(options);
+    return (await document.counts(options.signal ? { signal: options.signal } : {})).entryCount;
   }
 
   /** Up to `limit` (default 1,000) values a JSONPath matches, with their paths. */
@@ -106,7 +107,8 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     await queryJson(document, path, {
       ...scanOptions(options),
       onEntry: (found) => {
-        matches.push(...found.slice(0, limit - matches.length));
+        for (let index = 0; index < found.length && matches.length < limit; index++)
+          matches.push(found[index] as JsonMatch);
         return matches.length < limit;
       },
     });
@@ -159,7 +161,7 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   async #open(byteLength: number, signal: AbortSignal | undefined): Promise<JsonDocument> {
     const query = signal ? { signal } : {};
     this.#format ??= await detectJsonFormat(this.reader, byteLength, query);
-    if (this.#format === 'jsonl') return JsonLinesDocument.open(this, { byteLength, ...query });
+    if (this.#format === 'jsonl') return new JsonLinesDocument(this, { byteLength });
     if (byteLength > this.maxParseBytes) {
       return IndexedJsonDocument.open(this.reader, {
         byteLength,
@@ -191,26 +193,29 @@ async function shapeEntries(
   let scanned = 0;
   if (!array && document.rootType !== 'object') return { scanned };
   const { startIndex, deadline, signal } = options;
-  const entries = document.entries({
+  const batches = entryBatches(document, {
     large: true,
     ...(startIndex !== undefined ? { start: startIndex } : {}),
     ...(signal ? { signal } : {}),
   });
-  for await (const entry of entries) {
-    const path = array ? `${base}[*]` : base + entryPath(entry).slice(1);
-    const parentObjects = array ? undefined : 1;
-    scanned++;
-    if (!entry.large) shape.add(path, entry.value, parentObjects);
-    else {
-      shape.addType(path, entry.large.type, parentObjects);
-      const child = await document.child?.(entry.key ?? String(entry.index));
-      if (child) {
-        const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
-        scanned += inner.scanned;
+  const elements = `${base}[*]`;
+  for await (const batch of batches) {
+    for (const entry of batch) {
+      const path = array ? elements : base + entryPath(entry).slice(1);
+      const parentObjects = array ? undefined : 1;
+      scanned++;
+      if (!entry.large) shape.add(path, entry.value, parentObjects);
+      else {
+        shape.addType(path, entry.large.type, parentObjects);
+        const child = await document.child?.(entry.key ?? String(entry.index));
+        if (child) {
+          const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
+          scanned += inner.scanned;
+        }
       }
-    }
-    if (deadline !== undefined && performance.now() > deadline) {
-      return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
+      if (deadline !== undefined && performance.now() > deadline) {
+        return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
+      }
     }
   }
   return { scanned };

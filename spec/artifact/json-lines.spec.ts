@@ -1,0 +1,95 @@
+import { FileSpoolReader, SpooledJsonArtifact } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { counting } from '../helpers/counting-reader.js';
+import { tempFile } from '../helpers/temp-files.js';
+
+const record = (id: number) =>
+  JSON.stringify({ id, status: id % 9 === 0 ? 503 : 200, path: `/api/items/${id}`, pad: 'x' });
+
+/** About 8 MiB of records, then a line that is not JSON. */
+async function bigJsonl() {
+  const count = 150_000;
+  const lines = Array.from({ length: count }, (_, id) => record(id));
+  const text = `${lines.join('\n')}\n{"id": 1, "oops"}\n`;
+  const path = await tempFile(text, 'big.jsonl');
+  const { reader, counter } = counting(new FileSpoolReader(path));
+  const artifact = new SpooledJsonArtifact(reader, { format: 'jsonl' });
+  return { artifact, counter, count, size: Buffer.byteLength(text) };
+}
+
+describe('JSONL read in place', () => {
+  it('reads only the records a query needs: the first ones, or up to its limit', async () => {
+    const { artifact, counter, size } = await bigJsonl();
+    expect(await artifact.query('$[0].id')).toEqual([{ path: "$[0]['id']", value: 0 }]);
+    expect(await artifact.query('$[*].id', { limit: 3 })).toHaveLength(3);
+    const matches = await artifact.query('$[?(@.status >= 500)].id', { limit: 2 });
+    expect(matches.map((match) => match.value)).toEqual([0, 9]);
+    // The bad last line is never reached; the file was not scanned to count its records.
+    expect(counter.bytes).toBeLessThan(size / 16);
+    await artifact.close();
+  });
+
+  it('counts the records in one scan when asked, once', async () => {
+    const { artifact, counter, count, size } = await bigJsonl();
+    expect(await artifact.length()).toBe(count + 1);
+    expect(counter.bytes).toBeGreaterThanOrEqual(size);
+    expect(counter.bytes).toBeLessThan(size * 1.2);
+    const before = counter.bytes;
+    expect(await artifact.length()).toBe(count + 1);
+    expect(counter.bytes).toBe(before);
+    await artifact.close();
+  });
+
+  it('finds $[-1] and $[-3:] from the count, and a full pass counts for free', async () => {
+    const lines = ['{"a":1}', '', '  \t', '{"a":2}', '\r', '{"a":3}'];
+    const path = await tempFile(lines.join('\n'), 'blanks.jsonl');
+    const { reader, counter } = counting(new FileSpoolReader(path));
+    const artifact = new SpooledJsonArtifact(reader, { format: 'jsonl' });
+    const all = await artifact.query('$[*].a');
+    expect(all).toEqual([
+      { path: "$[0]['a']", value: 1 },
+      { path: "$[3]['a']", value: 2 },
+      { path: "$[5]['a']", value: 3 },
+    ]);
+    const afterPass = counter.bytes;
+    expect(await artifact.length()).toBe(3);
+    expect(counter.bytes).toBe(afterPass);
+    expect(await artifact.query('$[-1].a')).toEqual([{ path: "$[5]['a']", value: 3 }]);
+    expect((await artifact.query('$[-3:]')).map((match) => match.path)).toEqual(['$[3]', '$[5]']);
+    await artifact.close();
+  });
+
+  it('decodes each record as its own line: UTF-8 beside ASCII, an invalid byte as U+FFFD, CRLF', async () => {
+    const lines = [
+      Buffer.from('{"name":"plain"}\r\n'),
+      Buffer.from('{"name":"café ✓ 😀"}\n'),
+      Buffer.concat([
+        Buffer.from('{"name":"bad '),
+        Buffer.from([0xff, 0xe2, 0x82]),
+        Buffer.from('"}\n'),
+      ]),
+      Buffer.from('{"name":"après"}'),
+    ];
+    const path = await tempFile(Buffer.concat(lines), 'utf8.jsonl');
+    const artifact = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+    const names = (await artifact.query('$[*].name')).map((match) => match.value);
+    expect(names).toEqual(['plain', 'café ✓ 😀', 'bad \uFFFD\uFFFD', 'après']);
+    const text = await artifact.cat();
+    expect(names[2]).toBe(JSON.parse(text[2]?.text ?? '').name);
+    await artifact.close();
+  });
+
+  it('counts lines and records alike whether or not a pass came first', async () => {
+    for (const text of ['{"a":1}\n\n{"a":2}\n', '{"a":1}\n \n', '\n\n', '{"a":1}', '']) {
+      const path = await tempFile(text, 'rows.jsonl');
+      const counted = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+      const passed = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+      await passed.query('$[*]');
+      const document = await counted.document();
+      expect(await document.counts()).toEqual(await (await passed.document()).counts());
+      expect((await document.counts()).entryCount).toBe((text.match(/\{/g) ?? []).length);
+      expect((await document.counts()).indexLimit).toBe(await counted.lineCount());
+      await Promise.all([counted.close(), passed.close()]);
+    }
+  });
+});
