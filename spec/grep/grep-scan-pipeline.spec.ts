@@ -97,4 +97,41 @@ describe('grepScan with a regex tested in a worker while the next block is read'
     expect(matchCount).toBe(3);
     expect(printed).toHaveLength(3);
   });
+
+  it('fails with the regex timeout, and no answer still on its way is left unhandled', async () => {
+    const catastrophic = Buffer.from(`${'a'.repeat(30)}!\n`.repeat(3));
+    async function* blocks() {
+      for (let index = 0; index < 3; index++) yield catastrophic;
+    }
+    const matcher = compileMatcher('(a+)+$', { timeout: 300 });
+    try {
+      await expect(grepScan(blocks(), { matcher, countOnly: true })).rejects.toMatchObject({
+        code: 'E_REGEX_TIMEOUT',
+      });
+    } finally {
+      await matcher.dispose();
+    }
+    // An unhandled rejection would surface here, failing the run.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+
+  it('disposes cleanly after a sink fails while a block is in the worker', async () => {
+    const path = await tempFile(logText());
+    const reader = new FileSpoolReader(path);
+    const matcher = compileMatcher('^[a-z]+ [A-Z]{4,5}$');
+    try {
+      const chunks = readerChunks(reader, { ...grepReadOptions, recycledChunkSize: 16 * 1024 });
+      const failing: GrepSink = {
+        line: () => {
+          throw new Error('output closed');
+        },
+        separator: () => undefined,
+      };
+      await expect(grepScan(chunks, { matcher }, failing)).rejects.toThrow('output closed');
+    } finally {
+      await matcher.dispose();
+      await reader.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
 });

@@ -132,15 +132,14 @@ export async function grepScan(
       continue;
     }
     const starts = matcher.matchingLines(block);
+    // Awaited later, or never when the scan ends first (a failure, a stop, a throwing sink):
+    // its rejection (a timeout, an abort, a disposed worker) must not go unhandled.
+    if ('then' in starts) starts.catch(() => undefined);
     if (inFlight) {
       keepGoing = apply(inFlight.block, await inFlight.starts);
       inFlight = undefined;
       await options.onProgress?.(scanned);
-      if (!keepGoing) {
-        // Nobody waits for this answer any more; its failure (a disposed worker) is no news.
-        if ('then' in starts) starts.catch(() => undefined);
-        break;
-      }
+      if (!keepGoing) break;
     }
     if ('then' in starts) {
       inFlight = { block: needsBytes ? Buffer.from(block) : block, starts };
