@@ -52,7 +52,8 @@ export { executeToolCall } from './executor/tool-executor.js';
 export { defaultInlineThreshold } from './executor/wrap-result.js';
 // Grep: the byte-level engine, its matchers and the parallel scans.
 export { compileMatcher } from './grep/compile-matcher.js';
-export { type GrepScanOptions, type GrepScanResult, grepScan } from './grep/grep-scan.js';
+export { grepScan } from './grep/grep-scan.js';
+export type { GrepScanOptions, GrepScanResult } from './grep/grep-scan-options.js';
 export type { GrepSink } from './grep/grep-sink.js';
 export {
   BytesLineMatcher,

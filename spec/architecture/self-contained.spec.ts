@@ -5,13 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { filesUnder, repositoryRoot } from '../helpers/repository-files.js';
 
 /**
- * What points a reader outside the repository: a design document kept elsewhere, an issue
- * number, a section sign that is not an RFC's. Rules are stated where they apply instead.
+ * What points a reader outside the repository: a contract document kept elsewhere, a tracker's
+ * ticket number, a section sign that is not an RFC's. Rules are stated where they apply instead.
+ * The patterns are assembled from pieces, so that this file names none of what it forbids.
  */
 const outsideCitations: { what: string; pattern: RegExp }[] = [
-  // Spelled with a class so that this file does not itself name the document it forbids.
-  { what: 'a design document kept outside the repository', pattern: /\bDESIG[N]\b/ },
-  { what: 'an issue number', pattern: /\bissues?\s+#?\d+/i },
+  {
+    what: 'a contract document kept outside the repository',
+    pattern: new RegExp(`\\b${['DES', 'IGN'].join('')}\\b`),
+  },
+  { what: "a tracker's ticket number", pattern: new RegExp(`\\b${'iss'}ues?\\s+#?\\d+`, 'i') },
   { what: 'a section of a document that is not an RFC', pattern: /(?<!RFC \d+ )§/ },
   { what: 'a folder outside the repository', pattern: /\/work\/shared\b|shared folder next to/i },
 ];
@@ -25,7 +28,7 @@ const files = [
 ].filter((file) => file !== self); // this file names the patterns it looks for
 
 describe('the repository explains itself', () => {
-  it('cites no document outside it and no issue number', () => {
+  it('cites no document outside it and no ticket number', () => {
     const citations: string[] = [];
     for (const file of files) {
       readFileSync(file, 'utf8')

@@ -1,5 +1,6 @@
 import { compileMatcher, type PatternOptions } from '../grep/compile-matcher.js';
-import { type GrepScanResult, grepReadOptions, grepScan } from '../grep/grep-scan.js';
+import { grepReadOptions, grepScan } from '../grep/grep-scan.js';
+import type { GrepScanResult } from '../grep/grep-scan-options.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { SpoolReader } from '../spool/spool-reader.js';

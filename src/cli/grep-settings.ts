@@ -1,5 +1,5 @@
 import type { PatternSyntax } from '../grep/compile-matcher.js';
-import type { GrepScanOptions } from '../grep/grep-scan.js';
+import type { GrepScanOptions } from '../grep/grep-scan-options.js';
 import type { HttpSpoolReaderOptions } from '../spool/http/http-spool-reader-options.js';
 import { parseArguments, parseCount, usageError } from './parse-arguments.js';
 import { httpOptions, sourceOptions } from './source-operand.js';

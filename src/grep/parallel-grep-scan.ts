@@ -5,7 +5,7 @@ import { fileParts } from '../spool/parallel-ranges.js';
 import { WorkerInbox } from '../spool/worker-inbox.js';
 import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
-import type { GrepScanOptions } from './grep-scan.js';
+import type { GrepScanOptions } from './grep-scan-options.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
 import type { GrepSink } from './grep-sink.js';
 import { OrderedGrepMerge } from './ordered-grep-merge.js';

@@ -1,3 +1,4 @@
+import { isPromise } from '../shared/is-promise.js';
 import { newline } from '../spool/newlines.js';
 import type { LineMatcher } from './line-matcher.js';
 
@@ -33,7 +34,7 @@ export class PrefilteredLineMatcher implements LineMatcher {
   matchingLines(block: Uint8Array): ArrayLike<number> | Promise<ArrayLike<number>> {
     // Gathered at once when the prefilter answers at once: the block may be recycled later.
     const found = this.#prefilter.matchingLines(block);
-    return 'then' in found
+    return isPromise(found)
       ? found.then((lines) => this.#test(block, lines))
       : this.#test(block, found);
   }
@@ -78,7 +79,7 @@ export class PrefilteredLineMatcher implements LineMatcher {
       }
       return original;
     };
-    return 'then' in matched ? matched.then(mapBack) : mapBack(matched);
+    return isPromise(matched) ? matched.then(mapBack) : mapBack(matched);
   }
 
   #hasAll(buffer: Buffer, start: number, end: number): boolean {

@@ -1,12 +1,18 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { SpoolWriter } from '../../spool/spool-writer.js';
+import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { caughtSpoolforgeError } from './caught-spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import { JsonStringDecoder } from './json-string-decoder.js';
-import { malformedLine, overflowOutcome, quoteChars, tornMessage } from './line-outcomes.js';
+import {
+  malformedLine,
+  overflowOutcome,
+  quoteChars,
+  skeletonOutcome,
+  tornMessage,
+} from './line-outcomes.js';
 import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
+import { SpillMemoryBudget } from './spill-memory-budget.js';
 import { SpillSink } from './spill-sink.js';
 import { SPILLED_JSON_KEY } from './spilled-values.js';
 import { StringEndFinder } from './string-end-finder.js';
@@ -38,8 +44,7 @@ export class JsonSpillParser {
   readonly #maxSkeletonBytes: number;
   /** Set when the current message was dropped for its skeleton, not its length. */
   #skeletonOverflow = false;
-  /** Memory promised to the current message's spools so far. */
-  #spillMemory = 0;
+  readonly #spillMemory: SpillMemoryBudget;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
@@ -60,6 +65,7 @@ export class JsonSpillParser {
     this.#maxMessageBytes = options.maxMessageBytes ?? 1024 * 1024 * 1024;
     this.#maxSkeletonBytes = options.maxSkeletonBytes ?? 64 * 1024 * 1024;
     this.#queue = new DeliveryQueue(options);
+    this.#spillMemory = new SpillMemoryBudget(options);
   }
 
   /**
@@ -157,7 +163,7 @@ export class JsonSpillParser {
     this.#decoder = undefined;
     if (spilling) {
       const { decoder, sink } = spilling;
-      const failure = attempt(() => decoder.end());
+      const failure = caughtSpoolforgeError(() => decoder.end());
       if (failure) {
         sink.release();
         this.#fail(failure);
@@ -181,7 +187,9 @@ export class JsonSpillParser {
     while (index < end && this.#mode === 'keep') {
       if (this.#decoder) {
         const from = index;
-        const failure = attempt(() => this.#decoder?.decoder.write(buffer, from, end));
+        const failure = caughtSpoolforgeError(() =>
+          this.#decoder?.decoder.write(buffer, from, end),
+        );
         if (failure) this.#fail(failure);
         return;
       }
@@ -215,7 +223,7 @@ export class JsonSpillParser {
   #divert(): void {
     const sink = new SpillSink({
       track: (write) => this.#queue.track(write),
-      writer: { ...this.#options.writer, memoryThreshold: this.#nextMemoryThreshold() },
+      writer: { ...this.#options.writer, memoryThreshold: this.#spillMemory.next() },
     });
     const raw = this.#raw;
     if (raw) {
@@ -226,7 +234,9 @@ export class JsonSpillParser {
     }
     const decoder = new JsonStringDecoder(sink);
     this.#decoder = { decoder, sink };
-    const failure = attempt(() => decoder.write(this.#skeleton.tail(this.#stringStart + 1)));
+    const failure = caughtSpoolforgeError(() =>
+      decoder.write(this.#skeleton.tail(this.#stringStart + 1)),
+    );
     this.#skeleton.truncate(this.#stringStart);
     if (failure) this.#fail(failure);
   }
@@ -255,21 +265,11 @@ export class JsonSpillParser {
     else if (this.#mode === 'invalid')
       this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
     else if (this.#inString || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
-      this.#parseSkeleton();
+      this.#queue.push(skeletonOutcome(this.#head, this.#skeleton.text(), this.#tokens));
+      this.#tokens = [];
     }
     this.#drop('invalid');
     this.#reset();
-  }
-
-  #parseSkeleton(): void {
-    const tokens = this.#tokens;
-    this.#tokens = [];
-    try {
-      const message = JSONRPCMessageSchema.parse(JSON.parse(this.#skeleton.text()));
-      this.#queue.push({ message, tokens });
-    } catch (error) {
-      this.#queue.push({ error: malformedLine(this.#head, error), tokens });
-    }
   }
 
   #fail(error: SpoolforgeError): void {
@@ -294,30 +294,11 @@ export class JsonSpillParser {
     this.#invalid = undefined;
     this.#lineBytes = 0;
     this.#skeletonOverflow = false;
-    this.#spillMemory = 0;
+    this.#spillMemory.reset();
     this.#head = '';
     this.#inString = false;
     this.#ends.reset();
     this.#raw = undefined;
     this.#shape.reset();
-  }
-
-  /** What the next spool may keep in memory, from what is left of `spillMemoryBytes`. */
-  #nextMemoryThreshold(): number {
-    const wanted = this.#options.writer?.memoryThreshold ?? SpoolWriter.defaultMemoryThreshold;
-    const budget = this.#options.spillMemoryBytes ?? 32 * 1024 * 1024;
-    const threshold = Math.max(0, Math.min(wanted, budget - this.#spillMemory));
-    this.#spillMemory += threshold;
-    return threshold;
-  }
-}
-
-function attempt(run: () => void): SpoolforgeError | undefined {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    if (SpoolforgeError.isInstance(error)) return error;
-    throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { LineOutcome } from './delivery-queue.js';
 
@@ -65,4 +66,22 @@ export function tornMessage(head: string, bytes: number): SpoolforgeError {
 
 function quoted(text: string): string {
   return JSON.stringify(text.length > quoteChars ? `${text.slice(0, quoteChars)}…` : text);
+}
+
+/**
+ * What a whole line's skeleton is: a JSON-RPC message carrying the tokens of the values spilled
+ * from it, or a malformed line (its spills released with it).
+ *
+ * @example
+ * ```ts
+ * const line = '{"jsonrpc":"2.0","id":1,"result":{}}';
+ * const outcome = skeletonOutcome(line, line, []); // { message: { jsonrpc: '2.0', id: 1, result: {} }, tokens: [] }
+ * ```
+ */
+export function skeletonOutcome(head: string, text: string, tokens: string[]): LineOutcome {
+  try {
+    return { message: JSONRPCMessageSchema.parse(JSON.parse(text)), tokens };
+  } catch (error) {
+    return { error: malformedLine(head, error), tokens };
+  }
 }
