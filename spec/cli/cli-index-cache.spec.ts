@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,8 +35,8 @@ interface Entry {
 
 /**
  * Reads an entry as the cache writes it: 'SFLINDEX', the header's length (uint32 LE), the header
- * (JSON padded to 8 bytes), the checkpoint lines and offsets as float64 arrays, then the SHA-256
- * of all that.
+ * (JSON padded to 8 bytes), the checkpoint lines and offsets as float64 arrays, then the
+ * checksum of all that.
  */
 function readEntry(bytes: Buffer): Entry {
   expect(bytes.toString('latin1', 0, 8)).toBe('SFLINDEX');
@@ -59,7 +58,22 @@ function writeEntry({ header, lines, offsets }: Entry): Buffer {
   prefix.writeUInt32LE(text.length, 8);
   const float64 = (values: number[]) => Buffer.from(Float64Array.from(values).buffer);
   const body = Buffer.concat([prefix, Buffer.from(text), float64(lines), float64(offsets)]);
-  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+  return Buffer.concat([body, checksum(body)]);
+}
+
+/**
+ * The entry's checksum, as the format defines it: FNV-1a over its 32-bit words (native order)
+ * in two lanes, the second mixing in its own high bits, each lane a uint32 of the result.
+ */
+function checksum(body: Buffer): Buffer {
+  const words = new Uint32Array(new Uint8Array(body).buffer);
+  let first = 0x811c9dc5;
+  let second = 0x2545f491;
+  for (const word of words) {
+    first = Math.imul(first ^ word, 0x01000193);
+    second = Math.imul(second ^ (second >>> 15) ^ word, 0x2c1b3c6d);
+  }
+  return Buffer.from(Uint32Array.of(first, second).buffer);
 }
 
 /** Rewrites the one cache entry through `change` (keeping it well formed, its checksum right). */
@@ -114,6 +128,28 @@ describe('the CLI line index cache', () => {
     await utimes(path, new Date(), new Date(Date.now() + 5_000));
     const third = await runCli(['lines', '350000', '350000', path]);
     expect(third.stdout.toString()).toMatch(/^line 350000 /);
+  });
+
+  it('keeps one checkpoint a MiB, and finds every line between two of them', async () => {
+    const path = await tempFile(bigLog, 'big.log');
+    await runCli(['count', path]);
+    const [file] = await cacheFiles();
+    const { header, offsets } = readEntry(await readFile(file as string));
+    expect(header.stride).toBe(1024 * 1024);
+    expect(offsets.length).toBe(Math.floor(Buffer.byteLength(bigLog) / (1024 * 1024)) + 1);
+    // Lines right before, at and after checkpoints, and far past one: up to a MiB read each.
+    const expected = (line: number) => `line ${line} ${'x'.repeat(40 + ((line - 1) % 20))}\n`;
+    for (const offset of offsets.slice(1, 4)) {
+      const line = bigLog.slice(0, offset).split('\n').length;
+      for (const [first, last] of [
+        [line - 1, line + 1],
+        [line + 9000, line + 9000],
+      ] as const) {
+        const answer = await runCli(['lines', String(first), String(last), path]);
+        const lines = Array.from({ length: last - first + 1 }, (_, at) => expected(first + at));
+        expect(answer.stdout.toString()).toBe(lines.join(''));
+      }
+    }
   });
 
   it('answers count from a complete index', async () => {

@@ -3,6 +3,10 @@ import { countNewlinesSimd } from './simd-newline-count.js';
 /** Shorter ranges are counted with indexOf: a few calls cost less than the copy. */
 const simdMinimumBytes = 1024;
 
+/** {@link findNewline} skips blocks of this size while more than `skipMinimumLines` remain. */
+const skipBlockBytes = 16 * 1024;
+const skipMinimumLines = 64;
+
 /** The byte value of `\n`, the only line terminator. */
 export const newline = 0x0a;
 
@@ -49,6 +53,14 @@ export function findNewline(
 ): { index: number; seen: number } {
   let seen = 0;
   let position = start;
+  // A far newline: whole blocks before it are counted with SIMD and skipped, instead of an
+  // indexOf call per line (a `lines` call seeks up to a MiB past its checkpoint this way).
+  while (count - seen > skipMinimumLines && end - position >= skipBlockBytes) {
+    const inBlock = countNewlines(bytes, position, position + skipBlockBytes);
+    if (seen + inBlock >= count) break;
+    seen += inBlock;
+    position += skipBlockBytes;
+  }
   while (seen < count) {
     const found = bytes.indexOf(newline, position);
     if (found === -1 || found >= end) return { index: -1, seen };
