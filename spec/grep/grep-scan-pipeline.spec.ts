@@ -89,6 +89,53 @@ describe('grepScan with a regex tested in a worker while the next block is read'
     }
   });
 
+  it('hands a text sink the runs of adjacent selected lines, and a last line without \\n alone', async () => {
+    const text = `${logText()}ERROR timeout at the end`;
+    const path = await tempFile(text);
+    const lines = referenceTextLines(Buffer.from(text));
+    for (const [pattern, maxCount] of [
+      ['timeout', undefined],
+      ['ERROR .*timeout', undefined],
+      ['ERROR', 1000],
+    ] as const) {
+      const selected = lines.filter((line) => new RegExp(pattern, 's').test(line));
+      const expected = selected.slice(0, maxCount ?? selected.length);
+      const reader = new FileSpoolReader(path);
+      const matcher = compileMatcher(pattern, { timeout: 60_000 });
+      const printed: Buffer[] = [];
+      let calls = 0;
+      let counted = 0;
+      try {
+        const { matchCount } = await grepScan(
+          readerChunks(reader, grepReadOptions),
+          { matcher, ...(maxCount ? { maxCount } : {}) },
+          {
+            line(bytes) {
+              printed.push(Buffer.from(bytes), Buffer.from('\n'));
+              counted++;
+              return true;
+            },
+            separator: () => undefined,
+            text(run, lineCount) {
+              printed.push(Buffer.from(run));
+              calls++;
+              counted += lineCount;
+              return true;
+            },
+          },
+        );
+        expect(matchCount).toBe(expected.length);
+      } finally {
+        await matcher.dispose();
+        await reader.close();
+      }
+      expect(Buffer.concat(printed).toString()).toBe(expected.map((line) => `${line}\n`).join(''));
+      expect(counted).toBe(expected.length);
+      // Adjacent matches (`timeout` is on most lines) went out together.
+      if (pattern === 'timeout') expect(calls).toBeLessThan(expected.length / 2);
+    }
+  });
+
   it('stops at -m with a block still in the worker, and leaves no failure behind', async () => {
     const path = await tempFile(logText());
     const { matchCount, printed } = await grep(path, 'ERROR .*timeout', 16 * 1024, {

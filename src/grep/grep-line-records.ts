@@ -63,6 +63,13 @@ export class GrepRecordWriter {
     this.#length = position + bytes.length;
   }
 
+  /** For a `plain` writer: `lineCount` selected lines at once, each with its `\n`. */
+  addText(lines: Uint8Array, lineCount: number): void {
+    // One record, whose `\n` is the last line's.
+    this.add(lines.subarray(0, lines.length - 1), 0, true);
+    this.#recordCount += lineCount - 1;
+  }
+
   /** The records collected so far, on their own buffer; the writer starts a new one. */
   take(): Uint8Array {
     const taken = this.#buffer.subarray(0, this.#length);

@@ -118,6 +118,16 @@ async function scanPart(): Promise<GrepPartMessage> {
           return lineNumber < lastToPrint;
         },
         separator: () => undefined,
+        // Plain output (no line numbers, context or cap): runs of lines are copied as they are.
+        ...(task.plain
+          ? {
+              text: (lines: Uint8Array, lineCount: number) => {
+                writer.addText(lines, lineCount);
+                selected += lineCount;
+                return true;
+              },
+            }
+          : {}),
       },
     );
     if (writer.size > 0) await post(task.end - scanStart);

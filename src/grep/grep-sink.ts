@@ -10,10 +10,10 @@ export interface GrepSink {
   /** Between two printed groups that are not adjacent, when context was asked for. */
   separator(): void;
   /**
-   * Optional, for a sink that prints each selected line followed by `\n` and nothing else (no
-   * line numbers, no context, no `-m`): a parallel scan then hands over each part's output as
-   * it is, many lines at once, instead of line by line. Return `false` to stop. As with
-   * `line`, the bytes are valid only during the call.
+   * Optional, for a sink that prints each selected line followed by `\n` and nothing else:
+   * without line numbers or context, a scan then hands over `lineCount` selected lines at once,
+   * `\n`s included (a run of adjacent ones, or a parallel part's output), instead of line by
+   * line. Return `false` to stop. As with `line`, the bytes are valid only during the call.
    */
-  text?(lines: Uint8Array): boolean | undefined;
+  text?(lines: Uint8Array, lineCount: number): boolean | undefined;
 }

@@ -135,7 +135,7 @@ export async function parallelGrepScan(
         }
         printed += message.recordCount;
         const goOn = plain
-          ? sink?.text?.(message.records) !== false
+          ? sink?.text?.(message.records, message.recordCount) !== false
           : readGrepRecords(message.records, (bytes, lineNumber, selected) =>
               merge.line(bytes, lineNumber, selected),
             );
