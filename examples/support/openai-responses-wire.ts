@@ -1,5 +1,11 @@
 // The OpenAI Responses wire format, for the scripted model.
-import type { OfferedTool, ReturnedResult, ScriptedReply, WireFormat } from './scripted-model.js';
+import type {
+  OfferedTool,
+  ReturnedResult,
+  ScriptedReply,
+  StreamEvent,
+  WireFormat,
+} from './scripted-model.js';
 
 interface InputItem {
   type?: string;
@@ -118,4 +124,32 @@ export const openAIResponsesWire: WireFormat = {
       },
     };
   },
+  /** The events the API streams for a request with `stream: true`, ending with the response. */
+  stream(reply, index, body) {
+    const response = openAIResponsesWire.format(reply, index, body) as { output: OutputItem[] };
+    const events: StreamEvent[] = [];
+    const emit = (type: string, data: Record<string, unknown>) =>
+      events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
+    emit('response.created', { response: { ...response, status: 'in_progress', output: [] } });
+    response.output.forEach((item, output_index) => {
+      emit('response.output_item.added', { output_index, item });
+      for (const [content_index, part] of (item.content ?? []).entries()) {
+        // The text comes in two deltas, as a model streams it.
+        const half = Math.ceil(part.text.length / 2);
+        for (const delta of [part.text.slice(0, half), part.text.slice(half)]) {
+          const at = { item_id: item.id, output_index, content_index };
+          emit('response.output_text.delta', { ...at, delta });
+        }
+      }
+      emit('response.output_item.done', { output_index, item });
+    });
+    emit('response.completed', { response });
+    return events;
+  },
 };
+
+/** An item of a Response's `output`: an assistant `message` or a `function_call`. */
+interface OutputItem {
+  id: string;
+  content?: { text: string }[];
+}

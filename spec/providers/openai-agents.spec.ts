@@ -3,6 +3,7 @@
 // bodies the SDK actually sent.
 import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import { defineTool, Media, type SpooledArtifact, ToolSession } from 'spoolforge';
+import { mcpTools } from 'spoolforge/mcp';
 import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import {
   type ScriptedTurn,
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
+import { connectInMemoryTestServer, needle, pngBase64 } from '../helpers/mcp-test-server.js';
 import {
   expectServiceLogRequests,
   logBytes,
@@ -41,6 +43,12 @@ async function start(script: (turn: ScriptedTurn) => ScriptedReply) {
 const sent = (scripted: ScriptedModel, index: number) => {
   const body = scripted.requests[index]?.body ?? {};
   return { ...openAIResponsesWire.parse(body), body };
+};
+/** The `output` of the `function_call_output` item for `callId` in request `index`. */
+const outputOf = (scripted: ScriptedModel, index: number, callId: string) => {
+  const input = (scripted.requests[index]?.body.input ?? []) as Record<string, unknown>[];
+  return input.find((item) => item.type === 'function_call_output' && item.call_id === callId)
+    ?.output;
 };
 const toolNames = (turn: { tools: { name: string }[] }) => turn.tools.map((tool) => tool.name);
 
@@ -159,21 +167,14 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
 
     await runner.run(agent, 'Look.');
 
-    const input = sent(model, 1).body.input as {
-      type?: string;
-      call_id?: string;
-      output?: unknown;
-    }[];
-    const outputOf = (callId: string) =>
-      input.find((item) => item.type === 'function_call_output' && item.call_id === callId)?.output;
-    expect(outputOf('call_0_0')).toEqual([
+    expect(outputOf(model, 1, 'call_0_0')).toEqual([
       { type: 'input_text', text: 'screenshot returned image/png "screen.png" (11 bytes).' },
       {
         type: 'input_image',
         image_url: `data:image/png;base64,${Buffer.from(png).toString('base64')}`,
       },
     ]);
-    expect(outputOf('call_0_1')).toEqual([
+    expect(outputOf(model, 1, 'call_0_1')).toEqual([
       { type: 'input_text', text: 'report returned application/pdf (35 bytes).' },
       {
         type: 'input_file',
@@ -235,5 +236,68 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
     await using session = new ToolSession({ tools: [produceLog(300_000)] });
     const yours = await run(spoolforgeAgentTools({ session }));
     expect(await yours.head(1)).toHaveLength(1);
+  });
+
+  it('runs the tools of an MCP server (mcpTools) inside the Agent, spooled and queryable', async () => {
+    const client = await connectInMemoryTestServer();
+    const { model, runner } = await start((turn) => {
+      const [spooledId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
+      if (turn.index === 0) {
+        return {
+          toolCalls: [
+            { name: 'big_text', arguments: { megabytes: 2 } },
+            { name: 'image', arguments: {} },
+          ],
+        };
+      }
+      if (turn.index === 1 && spooledId) {
+        return {
+          toolCalls: [
+            { name: 'artifact_grep', arguments: { callId: spooledId, pattern: 'NEEDLE' } },
+          ],
+        };
+      }
+      return { text: 'found it' };
+    });
+    try {
+      await using spoolforge = spoolforgeAgentTools({ tools: await mcpTools(client) });
+      const agent = new Agent({ name: 'Investigator', tools: spoolforge.tools });
+
+      const result = await runner.run(agent, 'Where did the build fail?');
+
+      expect(result.finalOutput).toBe('found it');
+      expect(toolNames(sent(model, 0))).toEqual(expect.arrayContaining(['big_text', 'image']));
+      expect(JSON.stringify(sent(model, 1).body).length).toBeLessThan(20_000);
+      expect(outputOf(model, 1, 'call_0_1')).toContainEqual({
+        type: 'input_image',
+        image_url: `data:image/png;base64,${pngBase64}`,
+      });
+      expect(callIdsOf(sent(model, 1).tools.find((tool) => tool.name === 'artifact_grep'))).toEqual(
+        ['call_0_0'],
+      );
+      const grep = sent(model, 2).results.find((output) => output.callId === 'call_1_0');
+      expect(grep?.text).toMatch(new RegExp(`^\\d+:${needle}\n1 matching line`));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('works in a streamed run: forged tools per model call, the answer streamed', async () => {
+    const { model, runner } = await start(serviceLogScript);
+    await using spoolforge = spoolforgeAgentTools({ tools: [produceLog(logBytes)] });
+    const agent = new Agent({ name: 'Investigator', tools: spoolforge.tools });
+
+    const stream = await runner.run(agent, 'Why does the storage service fail?', { stream: true });
+    const deltas: string[] = [];
+    for await (const event of stream.toTextStream()) deltas.push(event);
+    await stream.completed;
+
+    expect(model.requests.every((request) => request.body.stream === true)).toBe(true);
+    expect(deltas.join('')).toBe(serviceLogAnswer);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(stream.finalOutput).toBe(serviceLogAnswer);
+    const requests = model.requests.map((_, index) => sent(model, index));
+    await expectServiceLogRequests(requests, spoolforge.session);
+    expect(spoolforge.dispatch?.state).toBe('acked');
   });
 });
