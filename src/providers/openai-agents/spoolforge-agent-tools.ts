@@ -59,7 +59,6 @@ export interface SpoolforgeAgentTools extends AsyncDisposable {
  * @example
  * ```ts
  * import { Agent, run } from '@openai/agents';
- * import { defineTool } from 'spoolforge';
  * import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
  *
  * await using spoolforge = spoolforgeAgentTools({ tools: [runTests] });
