@@ -300,4 +300,37 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
     await expectServiceLogRequests(requests, spoolforge.session);
     expect(spoolforge.dispatch?.state).toBe('acked');
   });
+
+  it("goes on from a stored response (previousResponseId) with the session's outputs", async () => {
+    const { model, runner } = await start((turn) => {
+      const [spooledId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
+      if (turn.index === 0) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
+      if (turn.index === 1) return { text: 'The log is spooled.' };
+      if (turn.index === 2 && spooledId) {
+        const grep = { callId: spooledId, pattern: 'disk quota', maxCount: 1 };
+        return { toolCalls: [{ name: 'artifact_grep', arguments: grep }] };
+      }
+      return { text: turn.results.at(-1)?.text.split('\n')[0] ?? 'nothing' };
+    });
+    await using spoolforge = spoolforgeAgentTools({ tools: [produceLog(logBytes)] });
+    const agent = new Agent({ name: 'Investigator', tools: spoolforge.tools });
+
+    const first = await runner.run(agent, 'Fetch the log.');
+    const second = await runner.run(agent, 'Now find the failure.', {
+      previousResponseId: first.lastResponseId,
+    });
+
+    expect(model.rejected).toEqual([]);
+    expect(second.finalOutput).toMatch(/^50001:.*disk quota exceeded/);
+    // The continued run sends only what is new: the API holds the rest, the session the outputs.
+    const [third, fourth] = [sent(model, 2), sent(model, 3)];
+    expect(third.body.previous_response_id).toBe(first.lastResponseId);
+    expect(third.body.input).toEqual([{ role: 'user', content: 'Now find the failure.' }]);
+    expect(callIdsOf(third.tools.find((tool) => tool.name === 'artifact_grep'))).toEqual([
+      'call_0_0',
+    ]);
+    expect((fourth.body.input as { type?: string }[]).map((item) => item.type)).toEqual([
+      'function_call_output',
+    ]);
+  });
 });
