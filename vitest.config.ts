@@ -17,7 +17,7 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./dist/engine.js', import.meta.url)),
       },
       {
-        find: /^spoolforge\/(openai|anthropic|ai-sdk)$/,
+        find: /^spoolforge\/(openai|anthropic|ai-sdk|openai-agents)$/,
         replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
       },
       {

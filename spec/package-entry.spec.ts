@@ -15,6 +15,7 @@ describe('the built package', () => {
     ['spoolforge/openai', 'toChatCompletionsMessages'],
     ['spoolforge/anthropic', 'toAnthropicMessages'],
     ['spoolforge/ai-sdk', 'spoolforgeToolSet'],
+    ['spoolforge/openai-agents', 'spoolforgeAgentTools'],
     ['spoolforge/mcp', 'mcpTools'],
   ])(
     '%s loads with import and with require (no top-level await in its graph)',

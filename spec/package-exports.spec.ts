@@ -153,6 +153,13 @@ describe('the export lists of the built package', () => {
     ]);
   });
 
+  it('spoolforge/openai-agents', () => {
+    expect(runTimeExports('spoolforge/openai-agents')).toEqual([
+      'spoolforgeAgentTools',
+      'toSpoolforgeFunctionOutput',
+    ]);
+  });
+
   it('spoolforge/mcp', () => {
     expect(runTimeExports('spoolforge/mcp')).toEqual([
       'McpSpoolProxy',

@@ -21,11 +21,13 @@ import { grepScan } from 'spoolforge/engine';
 import { toChatCompletionsMessages } from 'spoolforge/openai';
 import { toAnthropicMessages } from 'spoolforge/anthropic';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
 
 export async function check(): Promise<number> {
   const artifact: SpooledArtifact = await spool('a\\nb\\n');
   const session = new ToolSession({ tools: [] });
   void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
+  void spoolforgeAgentTools;
   return artifact.lineCount();
 }
 `;

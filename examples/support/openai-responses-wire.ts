@@ -1,5 +1,11 @@
 // The OpenAI Responses wire format, for the scripted model.
-import type { OfferedTool, ReturnedResult, ScriptedReply, WireFormat } from './scripted-model.js';
+import type {
+  OfferedTool,
+  ReturnedResult,
+  ScriptedReply,
+  StreamEvent,
+  WireFormat,
+} from './scripted-model.js';
 
 interface InputItem {
   type?: string;
@@ -48,6 +54,23 @@ function rejectUnpairedCalls(input: InputItem[]) {
 }
 
 /**
+ * The conversation of each response the API stored, by id: the input of its request (after the
+ * one it continued, through `previous_response_id`) and its output.
+ */
+const conversations = new Map<string, InputItem[]>();
+/** Keeps response ids apart across scripted models in one process. */
+let responseCount = 0;
+
+/** The request's whole conversation: its input after the stored one it continues, if any. */
+function conversationOf(body: Record<string, unknown>): InputItem[] | undefined {
+  const input = Array.isArray(body.input) ? (body.input as InputItem[]) : [];
+  const previous = body.previous_response_id;
+  if (typeof previous !== 'string') return input;
+  const earlier = conversations.get(previous);
+  return earlier && [...earlier, ...input];
+}
+
+/**
  * `POST /v1/responses`: flat `function` tools, `function_call_output` input items, and a
  * Response whose `output` holds `function_call` items or an assistant `message`.
  */
@@ -70,8 +93,18 @@ export const openAIResponsesWire: WireFormat = {
       });
     return { tools, results };
   },
-  reject: (body) =>
-    rejectUnpairedCalls(Array.isArray(body.input) ? (body.input as InputItem[]) : []),
+  reject(body) {
+    const conversation = conversationOf(body);
+    if (conversation) return rejectUnpairedCalls(conversation);
+    return {
+      error: {
+        message: `Previous response with id '${String(body.previous_response_id)}' not found.`,
+        type: 'invalid_request_error',
+        param: 'previous_response_id',
+        code: 'previous_response_not_found',
+      },
+    };
+  },
   format(reply: ScriptedReply, index, body) {
     const output =
       'text' in reply
@@ -92,9 +125,12 @@ export const openAIResponsesWire: WireFormat = {
             arguments: JSON.stringify(call.arguments),
             status: 'completed',
           }));
+    const id = `resp_${index}_${++responseCount}`;
+    // Stored unless the request says `store: false`, so a later one may continue it.
+    if (body.store !== false) conversations.set(id, [...(conversationOf(body) ?? []), ...output]);
     // The SDK computes `output_text` itself from the `message` items of a `response` object.
     return {
-      id: `resp_${index}`,
+      id,
       object: 'response',
       created_at: 1_790_000_000 + index,
       status: 'completed',
@@ -118,4 +154,32 @@ export const openAIResponsesWire: WireFormat = {
       },
     };
   },
+  /** The events the API streams for a request with `stream: true`, ending with the response. */
+  stream(reply, index, body) {
+    const response = openAIResponsesWire.format(reply, index, body) as { output: OutputItem[] };
+    const events: StreamEvent[] = [];
+    const emit = (type: string, data: Record<string, unknown>) =>
+      events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
+    emit('response.created', { response: { ...response, status: 'in_progress', output: [] } });
+    response.output.forEach((item, output_index) => {
+      emit('response.output_item.added', { output_index, item });
+      for (const [content_index, part] of (item.content ?? []).entries()) {
+        // The text comes in two deltas, as a model streams it.
+        const half = Math.ceil(part.text.length / 2);
+        for (const delta of [part.text.slice(0, half), part.text.slice(half)]) {
+          const at = { item_id: item.id, output_index, content_index };
+          emit('response.output_text.delta', { ...at, delta });
+        }
+      }
+      emit('response.output_item.done', { output_index, item });
+    });
+    emit('response.completed', { response });
+    return events;
+  },
 };
+
+/** An item of a Response's `output`: an assistant `message` or a `function_call`. */
+interface OutputItem {
+  id: string;
+  content?: { text: string }[];
+}

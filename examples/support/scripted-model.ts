@@ -45,10 +45,21 @@ export interface WireFormat {
   parse(body: Record<string, unknown>): Omit<ScriptedTurn, 'index'>;
   format(reply: ScriptedReply, index: number, body: Record<string, unknown>): unknown;
   /**
+   * The server-sent events that stream the reply, for a request with `stream: true` (wires
+   * without it answer such a request with the whole reply at once).
+   */
+  stream?(reply: ScriptedReply, index: number, body: Record<string, unknown>): StreamEvent[];
+  /**
    * The error body the real API answers with HTTP 400 for a request it rejects (a tool call
    * without its result, a result without its call), or undefined for a valid request.
    */
   reject?(body: Record<string, unknown>): unknown;
+}
+
+/** One server-sent event: its `event:` name and its `data:` JSON. */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
 }
 
 /** A running scripted model. */
@@ -97,6 +108,14 @@ export async function startScriptedModel(options: {
       const index = requests.filter((earlier) => earlier.path === path).length;
       requests.push({ path, body });
       const reply = options.script({ ...wire.parse(body), index });
+      if (body.stream === true && wire.stream) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (const { event, data } of wire.stream(reply, index, body)) {
+          response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        }
+        response.end();
+        return;
+      }
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(wire.format(reply, index, body)));
     } catch (error) {

@@ -1,11 +1,11 @@
 import type { Tool as AiSdkTool, ToolSet } from 'ai';
 import type { ToolSession } from '../../executor/tool-session.js';
 import type { DispatchContext } from '../../tools/dispatch-context.js';
+import { forgedToolDeclarations } from '../core/forged-tool-declarations.js';
 import {
   ProviderToolSession,
   type ProviderToolSessionOptions,
 } from '../core/provider-tool-session.js';
-import { forgedToolDeclarations } from './forged-tool-declarations.js';
 import { StepDispatches } from './step-dispatches.js';
 import { toAiSdkTool } from './to-ai-sdk-tool.js';
 import { type MediaResults, type SpoolforgeToolOutput, toToolOutput } from './tool-output.js';

@@ -1,6 +1,6 @@
 import { type Tool as AiSdkTool, type JSONSchema7, jsonSchema } from 'ai';
+import type { ToolDeclaration } from '../core/forged-tool-declarations.js';
 import { toJsonSchema, toStrictJsonSchema } from '../json-schema.js';
-import type { ToolDeclaration } from './forged-tool-declarations.js';
 import type { StepDispatches } from './step-dispatches.js';
 import { type SpoolforgeToolOutput, toToolModelOutput } from './tool-output.js';
 

@@ -8,8 +8,9 @@ import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import type { Tool } from '../../tools/tool.js';
 
 /**
- * What the AI SDK needs to declare a tool before any step: its name, description and input
- * schema. The handler stays with the session.
+ * What a framework that fixes its tools before the first model call (the AI SDK, the OpenAI
+ * Agents SDK) needs to declare one: its name, description and input schema. The handler stays
+ * with the session.
  */
 export type ToolDeclaration = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
 
@@ -18,10 +19,10 @@ const callIdUntilForged = z
   .describe('The call id of a spooled tool output (artifact_list shows them).');
 
 /**
- * Every tool the given kinds forge, declared up front: the AI SDK only lets a step
- * narrow the tools declared at the start (`activeTools`), never add one. The schemas here
- * carry `callId` as a plain string; within a step each tool's schema is the one the step's
- * dispatch forged, with the `callId` enum.
+ * Every tool the given kinds forge, declared up front, for frameworks that can narrow the tools
+ * declared at the start per model call (the AI SDK's `activeTools`, the Agents SDK's
+ * `isEnabled`) but never add one. The schemas here carry `callId` as a plain string; within a
+ * model call each tool's schema is the one its dispatch forged, with the `callId` enum.
  *
  * @example
  * ```ts
