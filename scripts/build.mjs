@@ -45,6 +45,7 @@ const library = [
   'providers/openai/index',
   'providers/anthropic/index',
   'providers/ai-sdk/index',
+  'providers/google/index',
   'mcp/index',
   'spool/line-index-worker',
   'grep/grep-scan-worker',

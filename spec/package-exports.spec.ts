@@ -153,6 +153,16 @@ describe('the export lists of the built package', () => {
     ]);
   });
 
+  it('spoolforge/google', () => {
+    expect(runTimeExports('spoolforge/google')).toEqual([
+      'GoogleToolSession',
+      'fromGeminiCalls',
+      'toGeminiFunctionResponses',
+      'toGeminiSchema',
+      'toGeminiTools',
+    ]);
+  });
+
   it('spoolforge/mcp', () => {
     expect(runTimeExports('spoolforge/mcp')).toEqual([
       'McpSpoolProxy',

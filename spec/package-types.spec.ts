@@ -21,11 +21,12 @@ import { grepScan } from 'spoolforge/engine';
 import { toChatCompletionsMessages } from 'spoolforge/openai';
 import { toAnthropicMessages } from 'spoolforge/anthropic';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { GoogleToolSession } from 'spoolforge/google';
 
 export async function check(): Promise<number> {
   const artifact: SpooledArtifact = await spool('a\\nb\\n');
   const session = new ToolSession({ tools: [] });
-  void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
+  void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, GoogleToolSession, session];
   return artifact.lineCount();
 }
 `;

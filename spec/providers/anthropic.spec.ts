@@ -17,33 +17,7 @@ import {
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { converseAnthropic } from '../helpers/provider-loops.js';
-
-// ~20 MB in 20 big chunks of 10,000 lines; one ERROR line in chunk 13.
-const linesPerChunk = 10_000;
-const infoLine = `INFO GET /api/orders status=200 duration=12ms ${'x'.repeat(60)}\n`;
-const errorLine = 'ERROR upstream timeout after 30000ms request_id=req-7f3a\n';
-const errorChunk = 13;
-const errorOffset = 4_321;
-const errorLineNumber = errorChunk * linesPerChunk + errorOffset + 1; // 1-based, as models see it
-const chunkCount = 20;
-const logBytes = chunkCount * linesPerChunk * infoLine.length - infoLine.length + errorLine.length;
-
-async function* twentyMegabyteLog() {
-  const chunk = infoLine.repeat(linesPerChunk);
-  for (let index = 0; index < chunkCount; index++) {
-    yield index !== errorChunk
-      ? chunk
-      : infoLine.repeat(errorOffset) + errorLine + infoLine.repeat(linesPerChunk - errorOffset - 1);
-  }
-}
-
-const produceLog = defineTool({
-  name: 'produce_log',
-  description: 'Returns the service log (large).',
-  inputSchema: z.object({ lines: z.number().int().min(1).optional() }),
-  handler: ({ lines }) =>
-    lines === undefined ? twentyMegabyteLog() : infoLine.repeat(lines) + errorLine,
-});
+import { errorLineNumber, logBytes, pdf, png, produceLog } from '../helpers/service-log.js';
 
 type Body = Record<string, unknown>;
 interface SentTool {
@@ -247,9 +221,6 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   });
 
   it('sends images as image blocks and PDFs as document blocks, never base64 in text', async () => {
-    const png = new Uint8Array(4096).map((_, index) => (index * 7919) % 256);
-    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    const pdf = new TextEncoder().encode(`%PDF-1.4\n${'0123456789'.repeat(300)}\n%%EOF\n`);
     const screenshot = defineTool({
       name: 'take_screenshot',
       description: 'A screenshot of the failing page.',
