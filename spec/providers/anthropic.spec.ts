@@ -10,14 +10,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicWire } from '../../examples/support/anthropic-wire.js';
 import {
-  callIdsOf,
   type ScriptedModel,
   type ScriptedReply,
   type ScriptedTurn,
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { converseAnthropic } from '../helpers/provider-loops.js';
-import { errorLineNumber, logBytes, pdf, png, produceLog } from '../helpers/service-log.js';
+import {
+  errorLineNumber,
+  investigationScript,
+  logBytes,
+  mistakesScript,
+  pdf,
+  png,
+  produceLog,
+} from '../helpers/service-log.js';
 
 type Body = Record<string, unknown>;
 interface SentTool {
@@ -53,37 +60,13 @@ async function start(script: (turn: ScriptedTurn) => ScriptedReply) {
 
 describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   it('runs the full loop: 20 MB log → handle → grep → recursion break → final answer', async () => {
-    const { model, client } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
-      const last = turn.results.at(-1);
-      if (!callId) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
-      if (turn.index === 1) {
-        return {
-          toolCalls: [
-            { name: 'artifact_grep', arguments: { callId, pattern: 'ERROR', fixed: true } },
-            { name: 'artifact_grep', arguments: { callId, pattern: 'status=200' } },
-          ],
-        };
-      }
-      if (turn.index === 2) {
-        // Query the previous grep's own result: never offered, so an error result.
-        const previousGrep = turn.results.at(-2)?.callId ?? '';
-        return {
-          toolCalls: [{ name: 'artifact_grep', arguments: { callId: previousGrep, pattern: 'x' } }],
-        };
-      }
-      if (turn.index === 3) {
-        const valid = /"(toolu_[^"]+)"/.exec(last?.text ?? '')?.[1] ?? '';
-        const line = errorLineNumber;
-        return {
-          toolCalls: [
-            { name: 'artifact_read', arguments: { callId: valid, start: line - 1, end: line + 1 } },
-          ],
-        };
-      }
-      const evidence = (last?.text ?? '').split('\n').find((text) => text.includes('ERROR'));
-      return { text: `Root cause: ${evidence}` };
-    });
+    const { model, client } = await start(
+      investigationScript({
+        // The grep's id, from its result in the request: never offered, so an error result.
+        grepId: (turn) => turn.results.at(-2)?.callId,
+        idPattern: /"(toolu_[^"]+)"/,
+      }),
+    );
     await using agent = new AnthropicToolSession({ tools: [produceLog] });
     const { message, dispatches } = await converseAnthropic(
       agent,
@@ -168,25 +151,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   });
 
   it('turns bad arguments into is_error results and the loop recovers', async () => {
-    const { model, client } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_read'));
-      if (turn.index === 0)
-        return { toolCalls: [{ name: 'produce_log', arguments: { lines: 500 } }] };
-      if (turn.index === 1) {
-        return {
-          toolCalls: [
-            { name: 'artifact_read', arguments: { callId, last: -5 } },
-            { name: 'artifact_grep', arguments: { callId, pattern: 42 } },
-            { name: 'artifact_read', arguments: { callId, start: 'ten' } },
-            { name: 'produce_log', arguments: { lines: 'many' } },
-            { name: 'no_such_tool', arguments: {} },
-          ],
-        };
-      }
-      if (turn.index === 2)
-        return { toolCalls: [{ name: 'artifact_read', arguments: { callId, end: 2 } }] };
-      return { text: 'done' };
-    });
+    const { model, client } = await start(mistakesScript());
     // The converters and a plain ToolSession, without the wrapper.
     await using session = new ToolSession({ tools: [produceLog] });
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'look at the log' }];

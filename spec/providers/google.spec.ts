@@ -19,7 +19,15 @@ import {
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { connectInMemoryTestServer, needle, pngBase64 } from '../helpers/mcp-test-server.js';
-import { errorLineNumber, logBytes, pdf, png, produceLog } from '../helpers/service-log.js';
+import {
+  errorLineNumber,
+  investigationScript,
+  logBytes,
+  mistakesScript,
+  pdf,
+  png,
+  produceLog,
+} from '../helpers/service-log.js';
 
 type Body = Record<string, unknown>;
 interface SentSchema {
@@ -97,42 +105,12 @@ describe.each([
   ({ callIds, produceId }) => {
     it('runs the full loop: 20 MB log → handle → grep → recursion break → final answer', async () => {
       await using agent = new GoogleToolSession({ tools: [produceLog] });
-      const grepId = () =>
-        agent.session.toolCalls.find((call) => call.name === 'artifact_grep')?.id;
       const { model, ai } = await start(
-        (turn) => {
-          const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
-          const last = turn.results.at(-1);
-          if (!callId) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
-          if (turn.index === 1) {
-            return {
-              toolCalls: [
-                { name: 'artifact_grep', arguments: { callId, pattern: 'ERROR', fixed: true } },
-                { name: 'artifact_grep', arguments: { callId, pattern: 'status=200' } },
-              ],
-            };
-          }
-          if (turn.index === 2) {
-            // Query the previous grep's own result: never offered, so an error result.
-            return {
-              toolCalls: [{ name: 'artifact_grep', arguments: { callId: grepId(), pattern: 'x' } }],
-            };
-          }
-          if (turn.index === 3) {
-            const valid = /"((?:fc|call)_[^"]+)"/.exec(last?.text ?? '')?.[1] ?? '';
-            const line = errorLineNumber;
-            return {
-              toolCalls: [
-                {
-                  name: 'artifact_read',
-                  arguments: { callId: valid, start: line - 1, end: line + 1 },
-                },
-              ],
-            };
-          }
-          const evidence = (last?.text ?? '').split('\n').find((text) => text.includes('ERROR'));
-          return { text: `Root cause: ${evidence}` };
-        },
+        investigationScript({
+          // The model cannot see a grep's made id; it names the one the session gave it.
+          grepId: () => agent.session.toolCalls.find((call) => call.name === 'artifact_grep')?.id,
+          idPattern: /"((?:fc|call)_[^"]+)"/,
+        }),
         { callIds },
       );
       const { response, dispatches } = await converse(agent, ai, 'Why did checkout fail?');
@@ -223,25 +201,7 @@ describe.each([
 
 describe('spoolforge/google: mistakes, media and MCP tools', () => {
   it('turns bad arguments, an unknown callId and an unknown tool into { error } responses, and the loop recovers', async () => {
-    const { model, ai } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_read'));
-      if (turn.index === 0)
-        return { toolCalls: [{ name: 'produce_log', arguments: { lines: 500 } }] };
-      if (turn.index === 1) {
-        return {
-          toolCalls: [
-            { name: 'artifact_read', arguments: { callId, last: -5 } },
-            { name: 'artifact_grep', arguments: { callId: 'fc_9_9', pattern: 'x' } },
-            { name: 'artifact_read', arguments: { callId, start: 'ten' } },
-            { name: 'produce_log', arguments: { lines: 'many' } },
-            { name: 'no_such_tool', arguments: {} },
-          ],
-        };
-      }
-      if (turn.index === 2)
-        return { toolCalls: [{ name: 'artifact_read', arguments: { callId, end: 2 } }] };
-      return { text: 'done' };
-    });
+    const { model, ai } = await start(mistakesScript({ grepCallId: 'fc_9_9' }));
     // The converters and a plain ToolSession, without the wrapper.
     await using session = new ToolSession({ tools: [produceLog] });
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'look at the log' }] }];
