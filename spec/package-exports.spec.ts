@@ -160,6 +160,7 @@ describe('the export lists of the built package', () => {
       'toGeminiFunctionResponses',
       'toGeminiSchema',
       'toGeminiTools',
+      'usageOfGeminiResponse',
     ]);
   });
 

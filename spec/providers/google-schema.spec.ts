@@ -1,6 +1,11 @@
 import { type Content, GoogleGenAI } from '@google/genai';
 import { defineTool, SpooledArtifact, SpoolforgeError, ToolSession } from 'spoolforge';
-import { GoogleToolSession, toGeminiSchema, toGeminiTools } from 'spoolforge/google';
+import {
+  GoogleToolSession,
+  toGeminiSchema,
+  toGeminiTools,
+  usageOfGeminiResponse,
+} from 'spoolforge/google';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { geminiWire } from '../../examples/support/gemini-wire.js';
@@ -339,5 +344,21 @@ describe('GoogleToolSession sessions', () => {
       expect(call.results).toBeInstanceOf(SpooledArtifact);
       expect(await (call.results as SpooledArtifact).head(1)).toHaveLength(1);
     }
+  });
+});
+
+describe('usageOfGeminiResponse', () => {
+  it('counts the prompt (cached content included) as input, candidates and thoughts as output', () => {
+    const usageMetadata = {
+      promptTokenCount: 1_200,
+      cachedContentTokenCount: 1_000,
+      candidatesTokenCount: 30,
+      thoughtsTokenCount: 70,
+    };
+    expect(usageOfGeminiResponse({ usageMetadata })).toEqual({
+      inputTokens: 1_200,
+      outputTokens: 100,
+    });
+    expect(usageOfGeminiResponse({})).toEqual({});
   });
 });

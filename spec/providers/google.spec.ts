@@ -6,6 +6,7 @@ import {
   GoogleToolSession,
   toGeminiFunctionResponses,
   toGeminiTools,
+  usageOfGeminiResponse,
 } from 'spoolforge/google';
 import { mcpTools } from 'spoolforge/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,6 +190,12 @@ describe.each([
       const [read] = answersOf(bodies[4]);
       expect(textOf(read)).toContain(`${errorLineNumber}:ERROR upstream timeout`);
       expect(response.text).toMatch(/^Root cause: \d+:ERROR upstream timeout/);
+      // The last request's tokens, as the model billed them (the wire bills ~4 bytes a token).
+      const billed = Math.ceil(JSON.stringify(bodies[4]).length / 4);
+      expect(usageOfGeminiResponse(response)).toEqual({
+        inputTokens: billed,
+        outputTokens: response.usageMetadata?.candidatesTokenCount,
+      });
 
       // Ack pruned the ephemeral forged tools from every dispatch's registry.
       for (const dispatch of dispatches) {

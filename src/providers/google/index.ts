@@ -4,6 +4,7 @@ export {
   type GeminiCalls,
   type GeminiCallsOptions,
 } from './from-gemini-calls.js';
+export { usageOfGeminiResponse } from './gemini-usage.js';
 export {
   type GoogleDispatch,
   GoogleToolSession,
