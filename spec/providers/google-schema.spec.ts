@@ -69,6 +69,8 @@ describe('toGeminiSchema: JSON Schema into the OpenAPI subset of Gemini paramete
         anything: { type: 'array', description: 'Free-form.' },
         tags: { type: 'array', items: { type: 'string' }, maxItems: 5, uniqueItems: true },
         not: { not: { type: 'string' } },
+        mixed: { anyOf: [{ type: 'string' }, { type: 'integer' }], enum: ['a', 1] },
+        pick: { anyOf: [{ type: 'string' }, { type: 'integer' }], enum: ['a', 'b'] },
       },
       required: ['level', 'ghost'],
     });
@@ -89,6 +91,8 @@ describe('toGeminiSchema: JSON Schema into the OpenAPI subset of Gemini paramete
         anything: { description: 'Free-form.' },
         tags: { type: 'ARRAY', items: { type: 'STRING' }, maxItems: '5' },
         not: {},
+        mixed: { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }] },
+        pick: { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }] },
       },
       required: ['level'],
     });

@@ -99,7 +99,9 @@ function convert(node: unknown, walk: Walk): GeminiSchema {
   else if (alternatives.length === 1) Object.assign(result, alternatives[0], describe(source));
   else if (alternatives.length > 1) result.anyOf = alternatives;
   const strings = values.filter((value) => value !== null);
-  if (strings.length > 0 && strings.every((value) => typeof value === 'string')) {
+  // Beside `anyOf` an enum would need a `type`, and the SDK refuses `type` with `anyOf`.
+  const stringEnum = strings.length > 0 && strings.every((value) => typeof value === 'string');
+  if (stringEnum && result.anyOf === undefined) {
     result.type ??= 'STRING';
     result.enum = strings;
   }
