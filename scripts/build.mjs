@@ -46,6 +46,7 @@ const library = [
   'providers/anthropic/index',
   'providers/ai-sdk/index',
   'providers/openai-agents/index',
+  'providers/google/index',
   'mcp/index',
   'spool/line-index-worker',
   'grep/grep-scan-worker',

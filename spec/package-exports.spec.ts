@@ -160,6 +160,17 @@ describe('the export lists of the built package', () => {
     ]);
   });
 
+  it('spoolforge/google', () => {
+    expect(runTimeExports('spoolforge/google')).toEqual([
+      'GoogleToolSession',
+      'fromGeminiCalls',
+      'toGeminiFunctionResponses',
+      'toGeminiSchema',
+      'toGeminiTools',
+      'usageOfGeminiResponse',
+    ]);
+  });
+
   it('spoolforge/mcp', () => {
     expect(runTimeExports('spoolforge/mcp')).toEqual([
       'McpSpoolProxy',

@@ -22,12 +22,14 @@ import { toChatCompletionsMessages } from 'spoolforge/openai';
 import { toAnthropicMessages } from 'spoolforge/anthropic';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
+import { GoogleToolSession } from 'spoolforge/google';
 
 export async function check(): Promise<number> {
   const artifact: SpooledArtifact = await spool('a\\nb\\n');
   const session = new ToolSession({ tools: [] });
   void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
-  void spoolforgeAgentTools;
+  void [grepScan, toChatCompletionsMessages, toAnthropicMessages, spoolforgeToolSet, session];
+  void [spoolforgeAgentTools, GoogleToolSession];
   return artifact.lineCount();
 }
 `;

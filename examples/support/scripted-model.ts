@@ -40,8 +40,8 @@ export type ScriptedReply =
 
 /** How one provider API spells requests and replies. */
 export interface WireFormat {
-  /** The request path it answers, e.g. `/v1/chat/completions`. */
-  path: string;
+  /** The request path it answers, e.g. `/v1/chat/completions`, or a pattern of paths. */
+  path: string | RegExp;
   parse(body: Record<string, unknown>): Omit<ScriptedTurn, 'index'>;
   format(reply: ScriptedReply, index: number, body: Record<string, unknown>): unknown;
   /**
@@ -92,7 +92,9 @@ export async function startScriptedModel(options: {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const path = (request.url ?? '').split('?')[0] ?? '';
-    const wire = options.wires.find((candidate) => candidate.path === path);
+    const wire = options.wires.find((candidate) =>
+      typeof candidate.path === 'string' ? candidate.path === path : candidate.path.test(path),
+    );
     if (!wire || request.method !== 'POST') {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;

@@ -10,40 +10,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicWire } from '../../examples/support/anthropic-wire.js';
 import {
-  callIdsOf,
   type ScriptedModel,
   type ScriptedReply,
   type ScriptedTurn,
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { converseAnthropic } from '../helpers/provider-loops.js';
-
-// ~20 MB in 20 big chunks of 10,000 lines; one ERROR line in chunk 13.
-const linesPerChunk = 10_000;
-const infoLine = `INFO GET /api/orders status=200 duration=12ms ${'x'.repeat(60)}\n`;
-const errorLine = 'ERROR upstream timeout after 30000ms request_id=req-7f3a\n';
-const errorChunk = 13;
-const errorOffset = 4_321;
-const errorLineNumber = errorChunk * linesPerChunk + errorOffset + 1; // 1-based, as models see it
-const chunkCount = 20;
-const logBytes = chunkCount * linesPerChunk * infoLine.length - infoLine.length + errorLine.length;
-
-async function* twentyMegabyteLog() {
-  const chunk = infoLine.repeat(linesPerChunk);
-  for (let index = 0; index < chunkCount; index++) {
-    yield index !== errorChunk
-      ? chunk
-      : infoLine.repeat(errorOffset) + errorLine + infoLine.repeat(linesPerChunk - errorOffset - 1);
-  }
-}
-
-const produceLog = defineTool({
-  name: 'produce_log',
-  description: 'Returns the service log (large).',
-  inputSchema: z.object({ lines: z.number().int().min(1).optional() }),
-  handler: ({ lines }) =>
-    lines === undefined ? twentyMegabyteLog() : infoLine.repeat(lines) + errorLine,
-});
+import {
+  errorLineNumber,
+  investigationScript,
+  logBytes,
+  mistakesScript,
+  pdf,
+  png,
+  produceLog,
+} from '../helpers/service-log.js';
 
 type Body = Record<string, unknown>;
 interface SentTool {
@@ -79,37 +60,13 @@ async function start(script: (turn: ScriptedTurn) => ScriptedReply) {
 
 describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   it('runs the full loop: 20 MB log → handle → grep → recursion break → final answer', async () => {
-    const { model, client } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
-      const last = turn.results.at(-1);
-      if (!callId) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
-      if (turn.index === 1) {
-        return {
-          toolCalls: [
-            { name: 'artifact_grep', arguments: { callId, pattern: 'ERROR', fixed: true } },
-            { name: 'artifact_grep', arguments: { callId, pattern: 'status=200' } },
-          ],
-        };
-      }
-      if (turn.index === 2) {
-        // Query the previous grep's own result: never offered, so an error result.
-        const previousGrep = turn.results.at(-2)?.callId ?? '';
-        return {
-          toolCalls: [{ name: 'artifact_grep', arguments: { callId: previousGrep, pattern: 'x' } }],
-        };
-      }
-      if (turn.index === 3) {
-        const valid = /"(toolu_[^"]+)"/.exec(last?.text ?? '')?.[1] ?? '';
-        const line = errorLineNumber;
-        return {
-          toolCalls: [
-            { name: 'artifact_read', arguments: { callId: valid, start: line - 1, end: line + 1 } },
-          ],
-        };
-      }
-      const evidence = (last?.text ?? '').split('\n').find((text) => text.includes('ERROR'));
-      return { text: `Root cause: ${evidence}` };
-    });
+    const { model, client } = await start(
+      investigationScript({
+        // The grep's id, from its result in the request: never offered, so an error result.
+        grepId: (turn) => turn.results.at(-2)?.callId,
+        idPattern: /"(toolu_[^"]+)"/,
+      }),
+    );
     await using agent = new AnthropicToolSession({ tools: [produceLog] });
     const { message, dispatches } = await converseAnthropic(
       agent,
@@ -194,25 +151,7 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   });
 
   it('turns bad arguments into is_error results and the loop recovers', async () => {
-    const { model, client } = await start((turn) => {
-      const [callId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_read'));
-      if (turn.index === 0)
-        return { toolCalls: [{ name: 'produce_log', arguments: { lines: 500 } }] };
-      if (turn.index === 1) {
-        return {
-          toolCalls: [
-            { name: 'artifact_read', arguments: { callId, last: -5 } },
-            { name: 'artifact_grep', arguments: { callId, pattern: 42 } },
-            { name: 'artifact_read', arguments: { callId, start: 'ten' } },
-            { name: 'produce_log', arguments: { lines: 'many' } },
-            { name: 'no_such_tool', arguments: {} },
-          ],
-        };
-      }
-      if (turn.index === 2)
-        return { toolCalls: [{ name: 'artifact_read', arguments: { callId, end: 2 } }] };
-      return { text: 'done' };
-    });
+    const { model, client } = await start(mistakesScript());
     // The converters and a plain ToolSession, without the wrapper.
     await using session = new ToolSession({ tools: [produceLog] });
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'look at the log' }];
@@ -247,9 +186,6 @@ describe('spoolforge/anthropic with the real @anthropic-ai/sdk client', () => {
   });
 
   it('sends images as image blocks and PDFs as document blocks, never base64 in text', async () => {
-    const png = new Uint8Array(4096).map((_, index) => (index * 7919) % 256);
-    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    const pdf = new TextEncoder().encode(`%PDF-1.4\n${'0123456789'.repeat(300)}\n%%EOF\n`);
     const screenshot = defineTool({
       name: 'take_screenshot',
       description: 'A screenshot of the failing page.',

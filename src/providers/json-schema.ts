@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import type { Tool } from '../tools/tool.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -18,6 +20,32 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
     unrepresentable: 'any',
   });
   return compactNullables(withoutSafeIntegerBounds(rest)) as JsonSchema;
+}
+
+/**
+ * A tool's input schema as JSON Schema, checked to be an object schema, which APIs that take
+ * the arguments as one object (Anthropic's `input_schema`, Gemini's `parameters`) require: a
+ * tool whose zod schema is not `z.object(…)` fails here with `E_INVALID_ARGUMENT`, naming the
+ * tool and `api`, rather than as an HTTP 400 later.
+ *
+ * @example
+ * ```ts
+ * toObjectJsonSchema(tool, 'Anthropic'); // { type: 'object', properties: { … }, … }
+ * ```
+ */
+export function toObjectJsonSchema(
+  tool: Pick<Tool, 'name' | 'inputSchema'>,
+  api: string,
+): JsonSchema {
+  const schema = toJsonSchema(tool.inputSchema);
+  if (schema.type !== 'object') {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `Tool '${tool.name}': ${api} needs an object input schema (z.object(…)), ` +
+        `got ${JSON.stringify(schema.type ?? Object.keys(schema))}`,
+    );
+  }
+  return schema;
 }
 
 /** Keywords that constrain only one JSON type, so they let `null` through unchanged. */

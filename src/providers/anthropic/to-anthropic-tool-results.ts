@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Media } from '../../artifact/media.js';
 import type { ContentPart, ToolCallOutcome } from '../../executor/tool-result-content.js';
 import { formatBytes } from '../../shared/format-bytes.js';
+import { mediaNote } from '../core/media-note.js';
 
 /**
  * Options for {@link toAnthropicToolResults}.
@@ -93,9 +94,5 @@ function toPart(part: ContentPart, maxImageBytes: number): ToolResultPart[] {
 
 /** Tells the model a media result exists but was left out, and why. */
 function note(media: Media, reason: string): Anthropic.TextBlockParam {
-  const name = media.name ? ` "${media.name}"` : '';
-  return {
-    type: 'text',
-    text: `[${media.mediaType}${name} (${formatBytes(media.byteLength)}) not attached: it ${reason}]`,
-  };
+  return { type: 'text', text: mediaNote(media, reason) };
 }

@@ -1,8 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { Tool } from '../../tools/tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import { toJsonSchema } from '../json-schema.js';
+import { toObjectJsonSchema } from '../json-schema.js';
 
 /** What a tool needs to be offered: the handler stays on our side. */
 type OfferableTool = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
@@ -31,18 +30,6 @@ export function toAnthropicTools(tools: ToolRegistry | Iterable<OfferableTool>):
   return list.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: toInputSchema(tool),
+    input_schema: toObjectJsonSchema(tool, 'Anthropic') as Anthropic.Tool.InputSchema,
   }));
-}
-
-function toInputSchema(tool: OfferableTool): Anthropic.Tool.InputSchema {
-  const schema = toJsonSchema(tool.inputSchema);
-  if (schema.type !== 'object') {
-    throw new SpoolforgeError(
-      'E_INVALID_ARGUMENT',
-      `Tool '${tool.name}': Anthropic needs an object input schema (z.object(…)), ` +
-        `got ${JSON.stringify(schema.type ?? Object.keys(schema))}`,
-    );
-  }
-  return schema as Anthropic.Tool.InputSchema;
 }

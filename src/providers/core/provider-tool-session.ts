@@ -20,9 +20,13 @@ export type ProviderToolSessionOptions =
  *
  * @example
  * ```ts
- * class GeminiToolSession extends ProviderToolSession {
+ * class MessagesToolSession extends ProviderToolSession {
  *   dispatch() {
- *     return this.dispatchAs({ toTools: toGeminiTools, fromCalls: fromGeminiCalls, toResults: toGeminiParts });
+ *     return this.dispatchAs({
+ *       toTools: toAnthropicTools,
+ *       fromCalls: fromAnthropicContent,
+ *       toResults: (outcomes) => toAnthropicToolResults(outcomes),
+ *     });
  *   }
  * }
  * ```

@@ -1,0 +1,59 @@
+import type { FunctionDeclaration, Tool as GeminiTool } from '@google/genai';
+import type { Tool } from '../../tools/tool.js';
+import { ToolRegistry } from '../../tools/tool-registry.js';
+import { toObjectJsonSchema } from '../json-schema.js';
+import { toGeminiSchema } from './to-gemini-schema.js';
+
+/** What a tool needs to be offered: the handler stays on our side. */
+type OfferableTool = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
+
+/**
+ * How parameters are declared: `'openapi'` as `parameters` in Gemini's OpenAPI 3.0 subset
+ * (every Gemini model and Vertex AI; see `toGeminiSchema`), or `'json-schema'` as
+ * `parametersJsonSchema`, the JSON Schema as it is (newer models; keeps what the subset cannot
+ * say, such as `additionalProperties` and `$ref`).
+ */
+export type GeminiSchemaDialect = 'openapi' | 'json-schema';
+
+/**
+ * Options for {@link toGeminiTools}.
+ */
+export interface GeminiToolsOptions {
+  /** Default `'openapi'`. */
+  schema?: GeminiSchemaDialect;
+}
+
+/**
+ * Tools as `generateContent`'s `config.tools` takes them: one Gemini `Tool` whose
+ * `functionDeclarations` are `{ name, description, parameters }`, or `[]` when there are none.
+ * Pass a dispatch's registry (`dispatch.tools`) so the forged `artifact_*` tools, with their
+ * `callId` enums, go out with the request. A tool without arguments declares no parameters
+ * (the API refuses an object schema without properties). Gemini needs an object schema; a
+ * tool whose zod schema is not `z.object(…)` fails here with `E_INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * const dispatch = session.dispatch();
+ * const response = await ai.models.generateContent({
+ *   model: 'gemini-2.5-flash',
+ *   contents,
+ *   config: { tools: toGeminiTools(dispatch.tools) },
+ * });
+ * ```
+ */
+export function toGeminiTools(
+  tools: ToolRegistry | Iterable<OfferableTool>,
+  options: GeminiToolsOptions = {},
+): GeminiTool[] {
+  const list = tools instanceof ToolRegistry ? tools.list() : [...tools];
+  if (list.length === 0) return [];
+  return [{ functionDeclarations: list.map((tool) => toDeclaration(tool, options.schema)) }];
+}
+
+function toDeclaration(tool: OfferableTool, dialect: GeminiSchemaDialect = 'openapi') {
+  const schema = toObjectJsonSchema(tool, 'Gemini');
+  const declaration: FunctionDeclaration = { name: tool.name, description: tool.description };
+  if (Object.keys(schema.properties ?? {}).length === 0) return declaration;
+  if (dialect === 'json-schema') return { ...declaration, parametersJsonSchema: schema };
+  return { ...declaration, parameters: toGeminiSchema(schema) };
+}
