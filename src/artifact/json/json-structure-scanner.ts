@@ -246,7 +246,7 @@ export class JsonStructureScanner {
       from++;
     }
     for (;;) {
-      const found = chunk.indexOf(quote, from);
+      const found = indexOfQuote(chunk, from);
       const stop = found === -1 ? chunk.length : found;
       let backslashes = 0;
       while (stop - backslashes - 1 >= from && chunk[stop - backslashes - 1] === backslash)
@@ -281,4 +281,14 @@ export class JsonStructureScanner {
     this.#afterComma = false;
     if (this.#options.onEntry(entry) === false) this.#stopped = true;
   }
+}
+
+/**
+ * The index of the next `"` from `from`, or -1: most strings (keys, short values) end within a
+ * few bytes, where a loop beats a call into `indexOf` per string.
+ */
+function indexOfQuote(chunk: Uint8Array, from: number): number {
+  const near = Math.min(from + 32, chunk.length);
+  for (let index = from; index < near; index++) if (chunk[index] === quote) return index;
+  return near < chunk.length ? chunk.indexOf(quote, near) : -1;
 }
