@@ -50,8 +50,8 @@ export class JsonLinesDocument implements JsonDocument {
   }
 
   /**
-   * The records of each block of whole lines read: a record is parsed only once a query has
-   * asked for its block, and a bad line fails only once the records before it are handed out.
+   * The records of each 64 KiB of whole lines read: a record is parsed only once a query has
+   * asked for its batch, and a bad line fails only once the records before it are handed out.
    */
   async *batches(options: EntryRange = {}): AsyncIterable<JsonEntry[]> {
     const start = Math.max(0, options.start ?? 0);
