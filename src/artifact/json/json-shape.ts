@@ -139,8 +139,10 @@ export class JsonShape {
     const objects = node.counts[objectType] as number;
     const layout = node.layout?.latin1 === latin1 ? node.layout : undefined;
     let fresh: Layout | undefined;
-    let position = 0;
-    for (const key in object) {
+    // Own keys only (as Object.keys): a for-in would also list an enumerable prototype property.
+    const keys = Object.keys(object);
+    for (let position = 0; position < keys.length; position++) {
+      const key = keys[position] as string;
       let member: ShapeNode;
       if (fresh === undefined && layout !== undefined && layout.keys[position] === key)
         member = layout.nodes[position] as ShapeNode;
@@ -158,7 +160,6 @@ export class JsonShape {
       const child =
         key === '__proto__' ? Object.getOwnPropertyDescriptor(object, key)?.value : object[key];
       this.#add(member, child, objects, depth + 1, latin1);
-      position++;
     }
     if (fresh) node.layout = fresh;
   }
