@@ -1,4 +1,5 @@
 import { FileSpoolReader, SpooledJsonArtifact } from 'spoolforge';
+import { JsonShape } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { counting } from '../helpers/counting-reader.js';
 import { tempFile } from '../helpers/temp-files.js';
@@ -91,5 +92,45 @@ describe('JSONL read in place', () => {
       expect((await document.counts()).indexLimit).toBe(await counted.lineCount());
       await Promise.all([counted.close(), passed.close()]);
     }
+  });
+  it('shapes UTF-8 keys, strings and escapes as a record-by-record parse does, whatever the key order', async () => {
+    const lines = [
+      `{"名前":"Jürgen Müller","note":"${'é'.repeat(70)}","n":1}`,
+      '{"note":"\\u00e9 then ü","名前":null,"n":"two"}',
+      '{"n":3,"名前":"田中 花子","note":"ascii"}',
+      '{"n":4,"名前":"田中 花子","note":"ascii","extra":{"ключ":[true,"ß"]}}',
+      '{"n":5,"名前":"田中 花子","note":"ascii"}',
+    ];
+    const bad = Buffer.concat([
+      Buffer.from('{"n":6,"note":"bad '),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    const text = Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), bad]);
+    const path = await tempFile(text, 'shape.jsonl');
+    const artifact = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+    const expected = new JsonShape();
+    for (const line of text.toString('utf8').split('\n')) expected.add('$[*]', JSON.parse(line));
+    const { shape } = await artifact.shape();
+    expect(shape.fields()).toEqual(expected.fields());
+    const fields = Object.fromEntries(shape.fields().map((field) => [field.path, field]));
+    expect(fields["$[*]['名前']"]?.examples).toEqual({ string: 'Jürgen Müller', null: null });
+    expect(fields['$[*].note']?.examples).toEqual({ string: `${'é'.repeat(60)}…` });
+    expect(fields["$[*].extra['ключ'][*]"]?.types).toEqual({ boolean: 1, string: 1 });
+    expect(fields['$[*].n']?.types).toEqual({ number: 5, string: 1 });
+    expect(fields['$[*].n']?.parentObjects).toBe(6);
+    await artifact.close();
+  });
+
+  it('reports a bad line in shape() as a query does, its UTF-8 decoded', async () => {
+    const path = await tempFile('{"a":"ü"}\n{"a":"Müller" "b"}\n', 'bad.jsonl');
+    const artifact = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+    const queried = await artifact.query('$[*]').catch((error: Error) => error);
+    const shaped = await artifact.shape().catch((error: Error) => error);
+    expect(queried).toMatchObject({ code: 'E_INVALID_JSON' });
+    expect((shaped as Error).message).toBe((queried as Error).message);
+    // Its column counts characters: 'ü' read as its two latin1 bytes would put it at 16.
+    expect((shaped as Error).message).toContain('line 2, column 15');
+    await artifact.close();
   });
 });

@@ -36,4 +36,18 @@ describe('JsonShape', () => {
     deep.add('$', { a: { b: 1 }, c: 'x' });
     expect(deep.fields().map((field) => field.path)).toEqual(['$', '$.a', '$.c']);
   });
+  it('shapes own members only, as Object.keys lists them, whatever the prototype holds', () => {
+    const shape = new JsonShape();
+    Object.defineProperty(Object.prototype, 'inherited', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+    });
+    try {
+      for (const text of ['{"a":1,"b":2}', '{"a":3,"b":4}']) shape.add('$[*]', JSON.parse(text));
+    } finally {
+      delete (Object.prototype as { inherited?: number }).inherited;
+    }
+    expect(shape.fields().map((field) => field.path)).toEqual(['$[*]', '$[*].a', '$[*].b']);
+  });
 });

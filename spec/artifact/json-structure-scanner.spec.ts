@@ -13,7 +13,9 @@ function random(seed: number) {
 
 function value(next: () => number, depth: number): unknown {
   const roll = next();
-  const scalars = [1, -2.5e3, 'a"b\\', 'x\\\\', true, null, 'é☃ \u0001', '}]{[,:'];
+  // Long ones too: past the 64 bytes a string is looked through before the general skip.
+  const long = ['ß'.repeat(40), `${'y'.repeat(70)}"]}`];
+  const scalars = [1, -2.5e3, 'a"b\\', 'x\\\\', true, null, 'é☃ \u0001', '}]{[,:', ...long];
   if (depth > 3 || roll < 0.3) return scalars[Math.floor(next() * scalars.length)];
   const size = Math.floor(next() * 4);
   if (roll < 0.65) return Array.from({ length: size }, () => value(next, depth + 1));
@@ -50,7 +52,9 @@ describe('JsonStructureScanner', () => {
       const expected = Array.isArray(document)
         ? document.map((entry) => ({ value: entry }))
         : Object.entries(document).map(([key, entry]) => ({ key, value: entry }));
-      expect(scan(text, 1 + (trial % 7))).toEqual(expected);
+      // Chunks cut strings anywhere, or hold whole entries (most strings inside one chunk).
+      for (const chunkSize of [1 + (trial % 7), 61 + (trial % 5), 4096])
+        expect(scan(text, chunkSize)).toEqual(expected);
     }
   });
 

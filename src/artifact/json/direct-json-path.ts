@@ -1,4 +1,5 @@
 import { compileJsonFilter } from './compile-json-filter.js';
+import type { JsonFilterScope } from './json-filter-nodes.js';
 
 type JsonPathPlus = typeof import('jsonpath-plus').JSONPath;
 
@@ -53,17 +54,22 @@ export function directJsonPath(
     return [{ path: path + keysPath, value }];
   };
   if (!filtered) return (value, _key, prefix) => walk(value, prefix);
-  const test = filterTest(segments[1] as string);
-  if (!test) return undefined;
+  const filter = filterTest(segments[1] as string);
+  if (!filter) return undefined;
+  const { test, readsRoot } = filter;
+  // One scope for every entry: a test reads it and keeps nothing of it.
+  const scope: JsonFilterScope = {
+    _$_v: undefined,
+    _$_root: null,
+    _$_property: '',
+    _$_parent: null,
+    _$_parentProperty: null,
+  };
   return (value, key, prefix) => {
-    const root = { [key]: value };
-    const scope = {
-      _$_v: value,
-      _$_root: root,
-      _$_property: key,
-      _$_parent: null,
-      _$_parentProperty: null,
-    };
+    scope._$_v = value;
+    scope._$_property = key;
+    // The one-entry root is built only for a filter that names it.
+    scope._$_root = readsRoot ? { [key]: value } : null;
     return test(scope) ? walk(value, prefix + JSONPath.toPathString(['$', key]).slice(1)) : [];
   };
 }
@@ -81,5 +87,6 @@ function filterTest(segment: string) {
     .replaceAll('@property', '_$_property')
     .replaceAll('@root', '_$_root')
     .replaceAll(/@([.\s)[])/gu, '_$_v$1');
-  return compileJsonFilter(script);
+  const test = compileJsonFilter(script);
+  return test && { test, readsRoot: script.includes('_$_root') };
 }

@@ -2,7 +2,7 @@ import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
-import { scalarType } from './json-bytes.js';
+import { latin1JsonText, scalarType } from './json-bytes.js';
 import type {
   EntryRange,
   JsonCounts,
@@ -172,6 +172,7 @@ export class IndexedJsonDocument implements JsonDocument {
     const ready: JsonEntry[] = [];
     let failure: { text: string; valueStart: number } | undefined;
     const maxBytes = this.#maxEntryBytes;
+    const latin1 = options.latin1 === true;
     const largeStarts = new Map<LargeJsonEntry, number>();
     const scanner = new JsonStructureScanner({
       resume,
@@ -189,14 +190,18 @@ export class IndexedJsonDocument implements JsonDocument {
           largeStarts.set(large, span.valueStart);
           return true;
         }
-        const text = decodeUtf8(span.bytes as Uint8Array);
+        const bytes = span.bytes as Uint8Array;
+        const text = latin1 ? latin1JsonText(bytes, 0, bytes.length) : undefined;
         try {
-          const entry: JsonEntry = { index: span.index, value: JSON.parse(text) };
+          const value = JSON.parse(text ?? decodeUtf8(bytes));
+          const entry: JsonEntry = latin1
+            ? { index: span.index, value, latin1: text !== undefined }
+            : { index: span.index, value };
           if (span.key !== undefined) entry.key = span.key;
           ready.push(entry);
           return true;
         } catch {
-          failure = { text, valueStart: span.valueStart };
+          failure = { text: decodeUtf8(bytes), valueStart: span.valueStart };
           return false;
         }
       },

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../decode-utf8.js';
 import type { JsonType } from './json-scan-types.js';
 
 // The bytes JSON's structure is made of.
@@ -27,4 +28,40 @@ export function scalarType(byte: number): JsonType | undefined {
   if (byte === 0x6e) return 'null';
   if (byte === 0x2d || (byte >= 0x30 && byte <= 0x39)) return 'number';
   return undefined;
+}
+
+/** Node's own latin1 reading, which takes any Uint8Array (untyped: an internal of Buffer). */
+const { latin1Slice } = Buffer.prototype as unknown as {
+  latin1Slice(this: Uint8Array, start: number, end: number): string;
+};
+
+/**
+ * `bytes[start, end)` read as latin1 for JSON.parse, which is fastest on one-byte strings: the
+ * same JSON as their UTF-8 reading, its keys and strings holding UTF-8 bytes as characters (the
+ * reader decodes those it keeps). Undefined when a `\u00XX` escape would then read like such a
+ * byte: those bytes are decoded as UTF-8 instead.
+ *
+ * @example
+ * ```ts
+ * const text = latin1JsonText(line, 0, line.length) ?? decodeUtf8(line);
+ * ```
+ */
+export function latin1JsonText(bytes: Uint8Array, start: number, end: number): string | undefined {
+  const text = latin1Slice.call(bytes, start, end);
+  return text.includes('\\u00') ? undefined : text;
+}
+
+/**
+ * `bytes[start, end)` decoded as UTF-8 (invalid sequences as U+FFFD); ASCII bytes are read
+ * straight as latin1, which spares the decoder's call.
+ *
+ * @example
+ * ```ts
+ * JSON.parse(utf8JsonText(block, lineStart, lineEnd));
+ * ```
+ */
+export function utf8JsonText(bytes: Uint8Array, start: number, end: number): string {
+  for (let index = start; index < end; index++)
+    if ((bytes[index] as number) >= 0x80) return decodeUtf8(bytes.subarray(start, end));
+  return latin1Slice.call(bytes, start, end);
 }

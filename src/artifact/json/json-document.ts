@@ -13,6 +13,8 @@ export interface JsonEntry {
   value: unknown;
   /** Set, with `value` undefined, for an entry too large to parse (see {@link EntryRange.large}). */
   large?: LargeJsonEntry;
+  /** Parsed from its bytes read as latin1 (see {@link EntryRange.latin1}). */
+  latin1?: boolean;
 }
 
 /**
@@ -78,6 +80,13 @@ export interface EntryRange {
    * `E_ARTIFACT_TOO_LARGE`: for callers that skip it or describe it (the default fails).
    */
   large?: boolean;
+  /**
+   * Parse an entry from its bytes read as latin1 where that reads the same JSON (no `\u00`
+   * escape), setting `latin1` on it: its keys and strings then hold UTF-8 bytes as characters.
+   * JSON.parse is fastest on such one-byte strings; for callers that read types and decode the
+   * few strings they keep (`JsonShape`). Other documents may ignore it.
+   */
+  latin1?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import type { SpooledArtifact } from '../spooled-artifact.js';
 import { describeInvalidJson } from './invalid-json.js';
+import { latin1JsonText, utf8JsonText } from './json-bytes.js';
 import type { EntryRange, JsonCounts, JsonDocument, JsonEntry } from './json-document.js';
 
 /**
@@ -49,8 +50,8 @@ export class JsonLinesDocument implements JsonDocument {
   }
 
   /**
-   * The records of each block of whole lines read: a record is parsed only once a query has
-   * asked for its block, and a bad line fails only once the records before it are handed out.
+   * The records of each 64 KiB of whole lines read: a record is parsed only once a query has
+   * asked for its batch, and a bad line fails only once the records before it are handed out.
    */
   async *batches(options: EntryRange = {}): AsyncIterable<JsonEntry[]> {
     const start = Math.max(0, options.start ?? 0);
@@ -66,28 +67,41 @@ export class JsonLinesDocument implements JsonDocument {
     });
     let lineNumber = start;
     let records = 0;
-    for await (const block of lineBlocks(chunks, query)) {
-      const batch: JsonEntry[] = [];
-      for (let position = 0; position < block.length; lineNumber++) {
+    const latin1 = options.latin1 === true;
+    for await (const bytes of lineBlocks(chunks, query)) {
+      let batch: JsonEntry[] = [];
+      let batchStart = 0;
+      for (let position = 0; position < bytes.length; lineNumber++) {
         if (lineNumber >= end) break;
-        const found = block.indexOf(0x0a, position);
-        const lineEnd = found === -1 ? block.length : found;
-        if (!isBlank(block, position, lineEnd)) {
+        const found = bytes.indexOf(0x0a, position);
+        const lineEnd = found === -1 ? bytes.length : found;
+        if (!isBlank(bytes, position, lineEnd)) {
+          let line = latin1 ? latin1JsonText(bytes, position, lineEnd) : undefined;
+          const asLatin1 = line !== undefined;
           // Line by line: a block decoded whole is a two-byte string as soon as one of its
           // lines is, which halves JSON.parse's speed on all of them.
-          const line = decodeUtf8(block.subarray(position, lineEnd));
+          line ??= utf8JsonText(bytes, position, lineEnd);
           let value: unknown;
           try {
             value = JSON.parse(line);
           } catch {
             // The records before it first, as one at a time would have handed them out.
             if (batch.length) yield batch;
-            throw describeInvalidJson(line, lineNumber + 1);
+            const text = asLatin1 ? decodeUtf8(bytes.subarray(position, lineEnd)) : line;
+            throw describeInvalidJson(text, lineNumber + 1);
           }
-          batch.push({ index: lineNumber, value });
+          batch.push(
+            latin1 ? { index: lineNumber, value, latin1: asLatin1 } : { index: lineNumber, value },
+          );
           records++;
         }
         position = lineEnd + 1;
+        // A batch per 64 KiB: a query that stops early has parsed little past its last match.
+        if (position - batchStart >= batchBytes && batch.length) {
+          yield batch;
+          batch = [];
+          batchStart = position;
+        }
       }
       if (batch.length) yield batch;
       if (lineNumber >= end) return;
@@ -97,6 +111,9 @@ export class JsonLinesDocument implements JsonDocument {
       this.#counts = Promise.resolve({ entryCount: records, indexLimit: lineNumber });
   }
 }
+
+/** Bytes of lines parsed before their records are handed out. */
+const batchBytes = 64 * 1024;
 
 /** Whether `bytes[start, end)` is JSON whitespace only (space, tab, carriage return). */
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {

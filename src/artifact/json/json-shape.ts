@@ -1,4 +1,3 @@
-import { jsonType } from './json-document.js';
 import type { JsonType } from './json-scan-types.js';
 
 /**
@@ -16,6 +15,10 @@ export interface ShapeField {
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
 
+/** The types by ordinal, so a value's type is counted in an array slot, not a keyed property. */
+const typeNames: readonly JsonType[] = ['object', 'array', 'string', 'number', 'boolean', 'null'];
+const [objectType, arrayType, stringType, numberType, booleanType, nullType] = [0, 1, 2, 3, 4, 5];
+
 /**
  * A field path's place in the tree, so a value's members find their fields by key rather than
  * by building and looking up their paths; `field` is undefined for a path past `maxFields`.
@@ -23,15 +26,29 @@ const identifier = /^[A-Za-z_$][\w$]*$/;
 interface ShapeNode {
   path: string;
   field: ShapeField | undefined;
+  /** Occurrences by type ordinal, and the ordinals in first-seen order (`field.types`' order). */
+  counts: number[];
+  seen: number[];
+  /** The type ordinals that have an example. */
+  exampled: number;
   members?: Map<string, ShapeNode>;
+  /** The member nodes of the last object seen, by key order: the next of the same layout reuses them. */
+  layout?: Layout;
   items?: ShapeNode;
+}
+
+interface Layout {
+  keys: string[];
+  nodes: ShapeNode[];
+  latin1: boolean;
 }
 
 /**
  * An inferred schema summary of many JSON values, built one value at a time in bounded memory:
  * field paths (array items as `[*]`), the types seen at each with counts, and an example. At
  * most `maxFields` paths are kept (keys that are data, such as ids, would make one per value);
- * the rest are counted as `droppedFields`.
+ * the rest are counted as `droppedFields`. Objects of one key layout (the records of one API)
+ * find their members' fields by position, without a lookup per key.
  *
  * @example
  * ```ts
@@ -58,61 +75,107 @@ export class JsonShape {
     return { count: this.#droppedCount, examples: [...this.#droppedFields] };
   }
 
-  /** Records `value` (and everything inside it) as one occurrence of `path`. */
-  add(path: string, value: unknown, parentObjects?: number, depth = 0): void {
-    this.#add(this.#node(path), value, parentObjects, depth);
+  /**
+   * Records `value` (and everything inside it) as one occurrence of `path`. `latin1`: the value
+   * was parsed from UTF-8 bytes read as latin1 (JSON.parse is fastest on one-byte strings), so
+   * its keys and strings hold UTF-8 bytes as characters; the keys and examples kept are decoded.
+   */
+  add(path: string, value: unknown, parentObjects?: number, depth = 0, latin1 = false): void {
+    this.#add(this.#node(path), value, parentObjects, depth, latin1);
   }
 
   /** Records one occurrence of `path` as a `type`, without its value (one too large to parse). */
   addType(path: string, type: JsonType, parentObjects?: number): ShapeField | undefined {
-    return this.#count(this.#node(path), type, parentObjects);
+    const node = this.#node(path);
+    return this.#count(node, typeNames.indexOf(type), parentObjects) ? withTypes(node) : undefined;
   }
 
   /** The fields in first-seen order (parents before their members). */
   fields(): ShapeField[] {
-    return [...this.#nodes.values()].map((node) => node.field as ShapeField);
+    return [...this.#nodes.values()].map(withTypes);
   }
 
-  #add(node: ShapeNode, value: unknown, parentObjects: number | undefined, depth: number): void {
-    const type = jsonType(value);
+  #add(
+    node: ShapeNode,
+    value: unknown,
+    parentObjects: number | undefined,
+    depth: number,
+    latin1: boolean,
+  ): void {
+    const type =
+      value === null
+        ? nullType
+        : typeof value === 'string'
+          ? stringType
+          : typeof value === 'number'
+            ? numberType
+            : typeof value === 'boolean'
+              ? booleanType
+              : Array.isArray(value)
+                ? arrayType
+                : objectType;
     const field = this.#count(node, type, parentObjects);
     if (!field) return;
     field.examples ??= {};
-    if (type === 'array') {
+    if (type === arrayType) {
       if (depth >= this.#maxDepth) return;
       node.items ??= this.#node(`${node.path}[*]`);
-      for (const item of value as unknown[]) this.#add(node.items, item, undefined, depth + 1);
-    } else if (type === 'object') {
-      if (depth >= this.#maxDepth) return;
-      const objects = field.types.object as number;
-      node.members ??= new Map();
-      const members = node.members;
-      const object = value as Record<string, unknown>;
-      for (const key of Object.keys(object)) {
-        let member = members.get(key);
-        if (!member) {
-          member = this.#node(
-            identifier.test(key) ? `${node.path}.${key}` : `${node.path}['${key}']`,
-          );
-          // Bounded like the fields: a document of ever-new keys does not grow it past a limit.
-          if (members.size < this.#maxFields) members.set(key, member);
-        }
-        // An own `__proto__` (JSON.parse makes one) is read as itself, not as the prototype.
-        const child =
-          key === '__proto__' ? Object.getOwnPropertyDescriptor(object, key)?.value : object[key];
-        this.#add(member, child, objects, depth + 1);
-      }
-    } else if (!(type in field.examples)) {
-      field.examples[type] =
-        typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : value;
+      const items = value as unknown[];
+      for (let index = 0; index < items.length; index++)
+        this.#add(node.items, items[index], undefined, depth + 1, latin1);
+    } else if (type === objectType) {
+      if (depth < this.#maxDepth)
+        this.#object(node, value as Record<string, unknown>, depth, latin1);
+    } else if ((node.exampled & (1 << type)) === 0) {
+      node.exampled |= 1 << type;
+      const example = typeof value === 'string' ? decoded(value, latin1) : value;
+      field.examples[typeNames[type] as JsonType] =
+        typeof example === 'string' && example.length > 60 ? `${example.slice(0, 60)}…` : example;
     }
   }
 
-  #count(
-    node: ShapeNode,
-    type: JsonType,
-    parentObjects: number | undefined,
-  ): ShapeField | undefined {
+  /** An object's members, by the last layout's nodes while its keys come in the same order. */
+  #object(node: ShapeNode, object: Record<string, unknown>, depth: number, latin1: boolean): void {
+    const objects = node.counts[objectType] as number;
+    const layout = node.layout?.latin1 === latin1 ? node.layout : undefined;
+    let fresh: Layout | undefined;
+    // Own keys only (as Object.keys): a for-in would also list an enumerable prototype property.
+    const keys = Object.keys(object);
+    for (let position = 0; position < keys.length; position++) {
+      const key = keys[position] as string;
+      let member: ShapeNode;
+      if (fresh === undefined && layout !== undefined && layout.keys[position] === key)
+        member = layout.nodes[position] as ShapeNode;
+      else {
+        fresh ??= {
+          keys: layout ? layout.keys.slice(0, position) : [],
+          nodes: layout ? layout.nodes.slice(0, position) : [],
+          latin1,
+        };
+        member = this.#member(node, decoded(key, latin1));
+        fresh.keys.push(key);
+        fresh.nodes.push(member);
+      }
+      // An own `__proto__` (JSON.parse makes one) is read as itself, not as the prototype.
+      const child =
+        key === '__proto__' ? Object.getOwnPropertyDescriptor(object, key)?.value : object[key];
+      this.#add(member, child, objects, depth + 1, latin1);
+    }
+    if (fresh) node.layout = fresh;
+  }
+
+  #member(node: ShapeNode, key: string): ShapeNode {
+    node.members ??= new Map();
+    let member = node.members.get(key);
+    if (!member) {
+      member = this.#node(identifier.test(key) ? `${node.path}.${key}` : `${node.path}['${key}']`);
+      // Bounded like the fields: a document of ever-new keys does not grow it past a limit.
+      if (node.members.size < this.#maxFields) node.members.set(key, member);
+    }
+    return member;
+  }
+
+  #count(node: ShapeNode, type: number, parentObjects: number | undefined): ShapeField | undefined {
     const field = node.field;
     if (!field) {
       if (this.#droppedFields.size < 5) this.#droppedFields.add(node.path);
@@ -121,7 +184,9 @@ export class JsonShape {
     }
     if (parentObjects !== undefined) field.parentObjects = parentObjects;
     field.count++;
-    field.types[type] = (field.types[type] ?? 0) + 1;
+    const counts = node.counts;
+    if ((counts[type] as number) === 0) node.seen.push(type);
+    counts[type] = (counts[type] as number) + 1;
     return field;
   }
 
@@ -129,11 +194,27 @@ export class JsonShape {
   #node(path: string): ShapeNode {
     let node = this.#nodes.get(path);
     if (node) return node;
-    if (this.#nodes.size >= this.#maxFields) return { path, field: undefined };
-    node = { path, field: { path, count: 0, types: {} } };
+    const counts = [0, 0, 0, 0, 0, 0];
+    if (this.#nodes.size >= this.#maxFields)
+      return { path, field: undefined, counts, seen: [], exampled: 0 };
+    node = { path, field: { path, count: 0, types: {} }, counts, seen: [], exampled: 0 };
     this.#nodes.set(path, node);
     return node;
   }
+}
+
+/** A kept node's field with its `types` brought up to date from the node's counts. */
+function withTypes(node: ShapeNode): ShapeField {
+  const field = node.field as ShapeField;
+  const types: ShapeField['types'] = {};
+  for (const type of node.seen) types[typeNames[type] as JsonType] = node.counts[type] as number;
+  field.types = types;
+  return field;
+}
+
+/** A key or string of a value parsed from latin1-read UTF-8 bytes, decoded; others as they are. */
+function decoded(text: string, latin1: boolean): string {
+  return latin1 && /[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
 }
 
 /**

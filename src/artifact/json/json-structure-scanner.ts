@@ -95,9 +95,19 @@ export class JsonStructureScanner {
       switch (this.#state) {
         case State.Nested: {
           let depth = this.#depth;
+          let inString = false;
           for (; index < length; index++) {
             const next = chunk[index] as number;
-            if (next === quote) break;
+            if (next === quote) {
+              // Most strings inside an entry are short and plain: skipped in this loop.
+              const close = plainStringEnd(chunk, index + 1);
+              if (close === -1) {
+                inString = true;
+                break;
+              }
+              index = close;
+              continue;
+            }
             if (next === openBrace || next === openBracket) depth++;
             else if (next === closeBrace || next === closeBracket) {
               if (--depth === 1) {
@@ -108,7 +118,7 @@ export class JsonStructureScanner {
             }
           }
           this.#depth = depth;
-          if (index < length && this.#state === State.Nested) {
+          if (inString) {
             this.#inString = true;
             index = this.#afterString(chunk, this.#skipString(chunk, index + 1), offset);
           }
@@ -246,7 +256,7 @@ export class JsonStructureScanner {
       from++;
     }
     for (;;) {
-      const found = chunk.indexOf(quote, from);
+      const found = indexOfQuote(chunk, from);
       const stop = found === -1 ? chunk.length : found;
       let backslashes = 0;
       while (stop - backslashes - 1 >= from && chunk[stop - backslashes - 1] === backslash)
@@ -281,4 +291,28 @@ export class JsonStructureScanner {
     this.#afterComma = false;
     if (this.#options.onEntry(entry) === false) this.#stopped = true;
   }
+}
+
+/**
+ * The index of the next `"` from `from`, or -1: most strings (keys, short values) end within a
+ * few bytes, where a loop beats a call into `indexOf` per string.
+ */
+function indexOfQuote(chunk: Uint8Array, from: number): number {
+  const near = Math.min(from + 32, chunk.length);
+  for (let index = from; index < near; index++) if (chunk[index] === quote) return index;
+  return near < chunk.length ? chunk.indexOf(quote, near) : -1;
+}
+
+/**
+ * The index of the quote that closes a string starting at `from`, when it comes within 64 bytes
+ * and without a backslash; else -1, for {@link JsonStructureScanner}'s general string skip.
+ */
+function plainStringEnd(chunk: Uint8Array, from: number): number {
+  const near = Math.min(from + 64, chunk.length);
+  for (let index = from; index < near; index++) {
+    const byte = chunk[index] as number;
+    if (byte === quote) return index;
+    if (byte === backslash) return -1;
+  }
+  return -1;
 }

@@ -195,6 +195,7 @@ async function shapeEntries(
   const { startIndex, deadline, signal } = options;
   const batches = entryBatches(document, {
     large: true,
+    latin1: true,
     ...(startIndex !== undefined ? { start: startIndex } : {}),
     ...(signal ? { signal } : {}),
   });
@@ -204,7 +205,7 @@ async function shapeEntries(
       const path = array ? elements : base + entryPath(entry).slice(1);
       const parentObjects = array ? undefined : 1;
       scanned++;
-      if (!entry.large) shape.add(path, entry.value, parentObjects);
+      if (!entry.large) shape.add(path, entry.value, parentObjects, 0, entry.latin1 === true);
       else {
         shape.addType(path, entry.large.type, parentObjects);
         const child = await document.child?.(entry.key ?? String(entry.index));
