@@ -12,8 +12,8 @@ import type { Output } from './output.js';
  * persisted line index: the index is extended (and saved) until it reaches line `start`, one
  * pass that counts each newline once (or, for a line far into a large file, built whole on
  * worker threads), then the copy starts at the nearest checkpoint. The second `lines` call
- * near line 30 M of a 4 GiB file reads a MiB or so (the cached index keeps a checkpoint a MiB)
- * instead of 4 GiB.
+ * near line 30 M of a 4 GiB file reads a few MiB (the cached index keeps a checkpoint every 4 MiB
+ * there) instead of 4 GiB.
  *
  * @example
  * ```ts
