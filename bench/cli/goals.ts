@@ -53,7 +53,8 @@ function grepGoal(rows: readonly ResultRow[], key: (typeof grepOperationKeys)[nu
   );
   const timings = peers.map((peer) => `${peer.tool} ${seconds(peer.medianSeconds)}`).join(', ');
   // Without both peers the faster of the two is unknown: the ratio is shown, not judged.
-  const judged = peers.length === 2;
+  const judged =
+    peers.some((peer) => peer.role === 'gnu') && peers.some((peer) => peer.role === 'ripgrep');
   return {
     operation,
     goal,

@@ -175,7 +175,16 @@ export function buildOperations(context: OperationContext): Operation[] {
       },
     ];
     if (context.ripgrep) {
-      commands.push({ tool: 'ripgrep', role: 'ripgrep', argv: ['rg', ...flags, pattern, logPath] });
+      // ripgrep maps a single file into memory by default; on some machines (this project's
+      // 2-core VMs) reading it is 2-4x faster. The faster of the two is ripgrep's time.
+      commands.push(
+        { tool: 'ripgrep', role: 'ripgrep', argv: ['rg', ...flags, pattern, logPath] },
+        {
+          tool: 'ripgrep --no-mmap',
+          role: 'ripgrep',
+          argv: ['rg', '--no-mmap', ...flags, pattern, logPath],
+        },
+      );
     }
     commands.push(spoolforge('grep', ...flags, pattern));
     return { key, name, commands };

@@ -55,7 +55,7 @@ function chartGroups(rows: readonly ResultRow[]): ChartGroup[] {
       const variant = row.tool.slice(cliTool.length).replace(/^, /, '');
       const bars: ChartBar[] = [];
       if (row.ratioVsFastest !== undefined && Number.isFinite(row.ratioVsFastest)) {
-        const ripgrep = row.fastestPeer === 'ripgrep';
+        const ripgrep = row.fastestPeer?.startsWith('ripgrep') === true;
         bars.push({
           label: `vs ${row.fastestPeer}`,
           ratio: row.ratioVsFastest,

@@ -149,8 +149,9 @@ export async function runOperation(
 }
 
 /**
- * Fills the ratio columns from each operation's GNU and ripgrep rows (failed rows excluded):
- * against each, and against the faster of the two (GNU alone where ripgrep has no row).
+ * Fills the ratio columns from each operation's GNU and ripgrep rows (failed rows excluded; of
+ * ripgrep's two runs, with and without mmap, the faster): against each, and against the faster
+ * of the two (GNU alone where ripgrep has no row).
  *
  * @example
  * ```ts
@@ -158,18 +159,20 @@ export async function runOperation(
  * ```
  */
 export function addRatios(rows: ResultRow[]): void {
+  const faster = (best: ResultRow | undefined, peer: ResultRow | undefined) =>
+    peer !== undefined && (best === undefined || peer.medianSeconds < best.medianSeconds)
+      ? peer
+      : best;
   const reference = (operation: string, role: ToolRole) =>
-    rows.find((row) => row.operation === operation && row.role === role && row.check !== 'FAILED');
+    rows
+      .filter((row) => row.operation === operation && row.role === role && row.check !== 'FAILED')
+      .reduce<ResultRow | undefined>(faster, undefined);
   for (const row of rows) {
     const gnu = reference(row.operation, 'gnu');
     const ripgrep = reference(row.operation, 'ripgrep');
     if (gnu !== undefined) row.ratioVsGnu = row.medianSeconds / gnu.medianSeconds;
     if (ripgrep !== undefined) row.ratioVsRipgrep = row.medianSeconds / ripgrep.medianSeconds;
-    const fastest = [gnu, ripgrep].reduce((best, peer) =>
-      peer !== undefined && (best === undefined || peer.medianSeconds < best.medianSeconds)
-        ? peer
-        : best,
-    );
+    const fastest = faster(gnu, ripgrep);
     if (fastest !== undefined) {
       row.ratioVsFastest = row.medianSeconds / fastest.medianSeconds;
       row.fastestPeer = fastest.tool;
