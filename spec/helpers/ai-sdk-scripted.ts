@@ -93,13 +93,18 @@ export function sentChat(scripted: ScriptedModel, index: number) {
 }
 
 /**
- * `@ai-sdk/openai` 4 sends a tool error over Chat Completions as the JSON `{"error": text}`;
- * earlier majors sent the text alone. Either way the model reads the session's error text.
+ * `@ai-sdk/openai` 4 sends a tool error as the JSON `{"error": text}` (Chat Completions and
+ * Responses alike); earlier majors sent the text alone. Either way the model reads the
+ * session's error text: this is it, or undefined for an output that is no such envelope.
  */
+export function errorEnvelopeText(output: string): string | undefined {
+  const envelope = /^\{"error":/.test(output) ? JSON.parse(output) : undefined;
+  return typeof envelope?.error === 'string' ? envelope.error : undefined;
+}
+
 function unwrapChatError(result: ScriptedTurn['results'][number]) {
-  const envelope = /^\{"error":/.test(result.text) ? JSON.parse(result.text) : undefined;
-  if (typeof envelope?.error !== 'string') return result;
-  return { ...result, text: envelope.error as string, isError: true };
+  const text = errorEnvelopeText(result.text);
+  return text === undefined ? result : { ...result, text, isError: true };
 }
 
 export const toolNames = (turn: { tools: { name: string }[] }) =>
