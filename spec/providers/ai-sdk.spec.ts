@@ -1,6 +1,7 @@
 // The real `ai` generateText and `@ai-sdk/openai` Chat Completions client against a loopback
 // model that answers with scripted replies; every assertion on what the model was sent reads
 // the request bodies the client actually sent.
+import { spawnSync } from 'node:child_process';
 import { generateText, stepCountIs } from 'ai';
 import { defineTool, Media } from 'spoolforge';
 import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
@@ -88,6 +89,31 @@ describe('spoolforge/ai-sdk with generateText', () => {
     expect(activeTools).toEqual(expect.arrayContaining(['artifact_grep', 'artifact_list']));
     for (const name of activeTools)
       expect([name, descriptionOf(name)]).toEqual([name, declared.get(name)]);
+  });
+
+  it('loads, declares its tools and renders their schemas without resolving ai', () => {
+    // A child process whose module resolution throws for the AI SDK: the adapter must not need
+    // it at run time, so it works with whichever copy (and major) of the SDK the app has.
+    const hooks = `export async function resolve(specifier, context, next) {
+      if (/^(ai|@ai-sdk\\/.*)(\\/|$)/.test(specifier)) throw new Error('resolved ' + specifier);
+      return next(specifier, context);
+    }`;
+    const register = `import { register } from 'node:module';
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const entry = new URL('../../dist/providers/ai-sdk/index.js', import.meta.url).href;
+    const program = `const { spoolforgeToolSet } = await import(${JSON.stringify(entry)});
+      const spoolforge = spoolforgeToolSet();
+      spoolforge.prepareStep({ stepNumber: 0 });
+      const schema = spoolforge.tools.artifact_grep.inputSchema();
+      console.log(JSON.stringify(Object.keys(schema.jsonSchema.properties)));
+      await spoolforge.close();`;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module'],
+      { input: program, encoding: 'utf8' },
+    );
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual(expect.arrayContaining(['callId', 'pattern']));
   });
 
   it('strict mode: all properties required, nulls read as left out', async () => {
