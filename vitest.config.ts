@@ -27,11 +27,29 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['spec/**/*.spec.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // The CLI persists line indexes of large files; specs keep theirs out of the user's cache.
     env: { SPOOLFORGE_CACHE_DIR: join(tmpdir(), `spoolforge-spec-cache-${process.pid}`) },
+    projects: [
+      { extends: true, test: { name: 'spoolforge', include: ['spec/**/*.spec.ts'] } },
+      // The AI SDK adapter supports two majors: its specs run again with `ai` and
+      // `@ai-sdk/openai` resolved to the previous ones (installed under alias names).
+      {
+        extends: true,
+        resolve: {
+          alias: [
+            { find: /^ai$/, replacement: 'ai-v6' },
+            { find: /^@ai-sdk\/openai$/, replacement: 'ai-sdk-openai-v3' },
+          ],
+        },
+        test: {
+          name: 'ai@6',
+          include: ['spec/providers/ai-sdk*.spec.ts'],
+          env: { SPOOLFORGE_SPEC_AI_SDK_MAJOR: '6' },
+        },
+      },
+    ],
   },
 });

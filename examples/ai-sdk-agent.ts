@@ -63,7 +63,7 @@ console.log(`ai-sdk-agent: model ${modelName}${scripted ? ' (offline)' : ''}`);
 try {
   const { text, steps } = await generateText({
     model: provider.chat(modelName),
-    system:
+    instructions:
       'You investigate service failures. Call fetch_service_log, then find the failing line ' +
       'with the artifact_* tools (large outputs are spooled, not shown). Answer with that line.',
     prompt: 'The storage service fails. Why?',
@@ -72,8 +72,9 @@ try {
       stepStarted = performance.now();
       return spoolforge.prepareStep(step);
     },
-    onStepFinish: async (step) => {
-      spoolforge.onStepFinish(); // ack: this step's forged tools are pruned
+    onStepError: spoolforge.onStepError, // nack: the request failed
+    onStepEnd: async (step) => {
+      spoolforge.onStepEnd(); // ack: this step's forged tools are pruned
       const milliseconds = (performance.now() - stepStarted).toFixed(0);
       console.log(`step ${step.stepNumber + 1} (${milliseconds} ms)`);
       for (const call of step.toolCalls)

@@ -13,11 +13,11 @@ export declare const instructions: string;
 export declare const tools: SpoolforgeToolSet['tools'];
 export declare const toolSetOptions: Pick<
   SpoolforgeToolSet,
-  'tools' | 'prepareStep' | 'onStepFinish'
+  'tools' | 'prepareStep' | 'onStepEnd' | 'onStepError'
 >;
 export declare const context: AiSdkToolContext;
 export declare const prepareStep: SpoolforgeToolSet['prepareStep'];
-export declare const onStepFinish: SpoolforgeToolSet['onStepFinish'];
+export declare const onStepEnd: SpoolforgeToolSet['onStepEnd'];
 export declare const produceLog: Tool<{ service: string }>;
 export declare const runTests: Tool<{ pattern: string }>;
 /** An AI SDK tool's `execute` that answers with a spoolforge tool output. */

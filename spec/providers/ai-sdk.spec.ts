@@ -1,173 +1,37 @@
 // The real `ai` generateText and `@ai-sdk/openai` Chat Completions client against a loopback
 // model that answers with scripted replies; every assertion on what the model was sent reads
 // the request bodies the client actually sent.
-import { createOpenAI } from '@ai-sdk/openai';
+import { spawnSync } from 'node:child_process';
 import { generateText, stepCountIs } from 'ai';
-import { defineTool, Media, SpooledArtifact, SpoolforgeError } from 'spoolforge';
+import { defineTool, Media } from 'spoolforge';
 import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
+import { openAIResponsesWire } from '../../examples/support/openai-responses-wire.js';
+import { callIdsOf } from '../../examples/support/scripted-model.js';
+import { logScenario } from '../helpers/ai-sdk-log-scenario.js';
 import {
-  callIdsOf,
-  type ScriptedModel,
-  type ScriptedReply,
-  type ScriptedTurn,
-  startScriptedModel,
-} from '../../examples/support/scripted-model.js';
-
-const logBytes = 20 * 1024 * 1024;
-/** 0-based lines that report the failure; the rest is routine traffic. */
-const failureLines = [50_000, 150_000, 250_000];
-
-const failureText = (line: number) =>
-  `2026-05-01T12:00:00.000Z ERROR worker-3 disk quota exceeded on /var/data (request ${line})`;
-
-/** A service log of about `size` bytes, produced the way a tool streams one. */
-async function* serviceLog(size: number): AsyncGenerator<string> {
-  const failures = new Set(failureLines);
-  let chunk = '';
-  let produced = 0;
-  for (let line = 0; produced < size; line++) {
-    const text = failures.has(line)
-      ? failureText(line)
-      : `2026-05-01T12:00:00.000Z INFO worker-${line % 8} request ${line} served in ${line % 97}ms`;
-    chunk += `${text}\n`;
-    if (chunk.length >= 64 * 1024) {
-      produced += chunk.length;
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk) yield chunk;
-}
-
-const produceLog = (size: number) =>
-  defineTool({
-    name: 'produce_log',
-    description: 'Returns the full log of the storage service.',
-    inputSchema: z.object({}),
-    handler: () => serviceLog(size),
-  });
-
-const running: ScriptedModel[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((scripted) => scripted.close()));
-});
-
-/** A scripted model answering with `script`, and the real AI SDK client pointed at it. */
-async function start(script: (turn: ScriptedTurn) => ScriptedReply) {
-  const model = await startScriptedModel({ wires: [openAIChatWire], script });
-  running.push(model);
-  const provider = createOpenAI({ apiKey: 'test', baseURL: `${model.url}/v1` });
-  return { model, chat: provider.chat('scripted') };
-}
-
-/** What request `index` carried, as the model reads it: offered tools and tool results. */
-const sent = (scripted: ScriptedModel, index: number) => {
-  const body = scripted.requests[index]?.body ?? {};
-  return { ...openAIChatWire.parse(body), body };
-};
-const toolNames = (turn: { tools: { name: string }[] }) => turn.tools.map((tool) => tool.name);
-const forgedNames = (turn: { tools: { name: string }[] }) =>
-  toolNames(turn).filter((name) => name.startsWith('artifact_'));
+  aiSdkMajor,
+  produceLog,
+  sentChat as sent,
+  startAiSdkModel as start,
+  stepOptionsOf,
+  toolNames,
+} from '../helpers/ai-sdk-scripted.js';
 
 describe('spoolforge/ai-sdk with generateText', () => {
   it('spools a 20 MB log, offers forged tools per step, breaks recursion, prunes on ack', async () => {
-    const { model, chat } = await start((turn) => {
-      const [spooledId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
-      if (turn.index === 0) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
-      if (turn.index === 1 && spooledId) {
-        const grep = { callId: spooledId, pattern: 'disk quota', maxCount: 2 };
-        return { toolCalls: [{ name: 'artifact_grep', arguments: grep }] };
-      }
-      if (turn.index === 2) {
-        // Query the grep's own answer: an artifact tool's call is never a callId.
-        const grepCallId = turn.results.at(-1)?.callId ?? '';
-        return {
-          toolCalls: [{ name: 'artifact_grep', arguments: { callId: grepCallId, pattern: 'x' } }],
-        };
-      }
-      return { text: 'The disk quota on /var/data was exceeded.' };
-    });
-    await using spoolforge = spoolforgeToolSet({ tools: [produceLog(logBytes)] });
+    const { model, chat } = await start(logScenario.script);
+    await using spoolforge = spoolforgeToolSet({ tools: [produceLog(logScenario.bytes)] });
 
     const result = await generateText({
       model: chat,
       prompt: 'Why does the storage service fail?',
-      tools: spoolforge.tools,
-      prepareStep: spoolforge.prepareStep,
-      onStepFinish: spoolforge.onStepFinish,
+      ...stepOptionsOf(spoolforge),
       stopWhen: stepCountIs(6),
     });
 
-    expect(result.text).toBe('The disk quota on /var/data was exceeded.');
-    expect(model.requests).toHaveLength(4);
-
-    // Request 1: nothing spooled yet, so no forged tool is offered.
-    expect(toolNames(sent(model, 0))).toEqual(['produce_log']);
-
-    // Request 2: the 20 MB output is only a handle; the forged tools carry the callId enum.
-    const second = sent(model, 1);
-    const handle = second.results.find((result) => result.callId === 'call_0_0');
-    expect(handle?.isError).toBe(false);
-    expect(Buffer.byteLength(handle?.text ?? '')).toBeLessThan(2_000);
-    expect(handle?.text).toContain('call_0_0');
-    expect(handle?.text).toContain('artifact_grep');
-    expect(JSON.stringify(second.body).length).toBeLessThan(20_000);
-    expect(forgedNames(second)).toEqual(
-      expect.arrayContaining(['artifact_read', 'artifact_grep', 'artifact_list']),
-    );
-    for (const tool of second.tools.filter((offered) => offered.name !== 'artifact_list')) {
-      if (tool.name.startsWith('artifact_')) expect(callIdsOf(tool)).toEqual(['call_0_0']);
-    }
-    const spooled = spoolforge.session.toolCalls[0]?.results;
-    expect(spooled).toBeInstanceOf(SpooledArtifact);
-    expect(await (spooled as SpooledArtifact).byteLength()).toBeGreaterThanOrEqual(logBytes);
-
-    // Request 3: the grep answer is bounded and numbered 1-based; the grep call is not offered.
-    const third = sent(model, 2);
-    const grep = third.results.find((result) => result.callId === 'call_1_0');
-    expect(grep?.isError).toBe(false);
-    expect(grep?.text.split('\n')).toEqual([
-      `${(failureLines[0] ?? 0) + 1}:${failureText(failureLines[0] ?? 0)}`,
-      `${(failureLines[1] ?? 0) + 1}:${failureText(failureLines[1] ?? 0)}`,
-      '2 matching lines (stopped at maxCount).',
-      '',
-    ]);
-    expect(callIdsOf(third.tools.find((tool) => tool.name === 'artifact_grep'))).toEqual([
-      'call_0_0',
-    ]);
-
-    // Request 4: querying the grep's own call id is a tool error the model reads; the loop went on.
-    const fourth = sent(model, 3);
-    const refused = fourth.results.find((result) => result.callId === 'call_2_0');
-    expect(refused?.isError).toBe(true);
-    expect(refused?.text).toMatch(
-      /^Error \(E_INVALID_TOOL_ARGS\): Invalid arguments for artifact_grep/,
-    );
-    expect(refused?.text).toContain('callId must be one of "call_0_0"');
-    const toolError = result.steps[2]?.content.find((part) => part.type === 'tool-error');
-    expect(toolError?.toolName).toBe('artifact_grep');
-    const error = toolError?.error;
-    expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_INVALID_TOOL_ARGS');
-
-    // Every call ran through the session; the artifact tools' calls are marked as such.
-    expect(
-      spoolforge.session.toolCalls.map((call) => [
-        call.id,
-        call.fromArtifactTool,
-        call.error?.code,
-      ]),
-    ).toEqual([
-      ['call_0_0', false, undefined],
-      ['call_1_0', true, undefined],
-      ['call_2_0', true, 'E_INVALID_TOOL_ARGS'],
-    ]);
-
-    // The last step finished: its dispatch is acked and its ephemeral tools are pruned.
-    expect(spoolforge.dispatch?.state).toBe('acked');
-    expect(spoolforge.dispatch?.tools?.list().map((tool) => tool.name)).toEqual(['produce_log']);
+    await logScenario.expect({ model, spoolforge, text: result.text, steps: result.steps });
   });
 
   it('offers no forged tool while nothing is spooled; a premature call is an error', async () => {
@@ -193,9 +57,7 @@ describe('spoolforge/ai-sdk with generateText', () => {
     const result = await generateText({
       model: chat,
       prompt: 'Status?',
-      tools: spoolforge.tools,
-      prepareStep: spoolforge.prepareStep,
-      onStepFinish: spoolforge.onStepFinish,
+      ...stepOptionsOf(spoolforge),
       stopWhen: stepCountIs(4),
     });
 
@@ -217,13 +79,41 @@ describe('spoolforge/ai-sdk with generateText', () => {
       Object.keys(spoolforge.tools).map((name) => [name, descriptionOf(name)]),
     );
     spoolforge.prepareStep({ stepNumber: 0 });
-    await spoolforge.tools.produce_log?.execute?.({}, { toolCallId: 'call_1', messages: [] });
+    await spoolforge.tools.produce_log?.execute?.(
+      {},
+      { toolCallId: 'call_1', messages: [], context: undefined },
+    );
     spoolforge.onStepFinish();
 
     const { activeTools } = spoolforge.prepareStep({ stepNumber: 1 });
     expect(activeTools).toEqual(expect.arrayContaining(['artifact_grep', 'artifact_list']));
     for (const name of activeTools)
       expect([name, descriptionOf(name)]).toEqual([name, declared.get(name)]);
+  });
+
+  it('loads, declares its tools and renders their schemas without resolving ai', () => {
+    // A child process whose module resolution throws for the AI SDK: the adapter must not need
+    // it at run time, so it works with whichever copy (and major) of the SDK the app has.
+    const hooks = `export async function resolve(specifier, context, next) {
+      if (/^(ai|@ai-sdk\\/.*)(\\/|$)/.test(specifier)) throw new Error('resolved ' + specifier);
+      return next(specifier, context);
+    }`;
+    const register = `import { register } from 'node:module';
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const entry = new URL('../../dist/providers/ai-sdk/index.js', import.meta.url).href;
+    const program = `const { spoolforgeToolSet } = await import(${JSON.stringify(entry)});
+      const spoolforge = spoolforgeToolSet();
+      spoolforge.prepareStep({ stepNumber: 0 });
+      const schema = spoolforge.tools.artifact_grep.inputSchema();
+      console.log(JSON.stringify(Object.keys(schema.jsonSchema.properties)));
+      await spoolforge.close();`;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module'],
+      { input: program, encoding: 'utf8' },
+    );
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual(expect.arrayContaining(['callId', 'pattern']));
   });
 
   it('strict mode: all properties required, nulls read as left out', async () => {
@@ -251,9 +141,7 @@ describe('spoolforge/ai-sdk with generateText', () => {
     await generateText({
       model: chat,
       prompt: 'Look at the log.',
-      tools: spoolforge.tools,
-      prepareStep: spoolforge.prepareStep,
-      onStepFinish: spoolforge.onStepFinish,
+      ...stepOptionsOf(spoolforge),
       stopWhen: stepCountIs(4),
     });
 
@@ -272,39 +160,85 @@ describe('spoolforge/ai-sdk with generateText', () => {
     );
   });
 
-  it('media results: native parts in the output, or only a note for Chat Completions', async () => {
+  it('media results: native file parts over Responses, or only a note for Chat Completions', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const base64 = Buffer.from(png).toString('base64');
     const screenshot = defineTool({
       name: 'screenshot',
       description: 'Takes a screenshot.',
       inputSchema: z.object({}),
       handler: () => new Media(png, { mediaType: 'image/png', name: 'screen.png' }),
     });
-    const run = async (mediaResults: 'native' | 'note') => {
-      const { model, chat } = await start((turn) =>
-        turn.index === 0
-          ? { toolCalls: [{ name: 'screenshot', arguments: {} }] }
-          : { text: 'seen' },
-      );
+    const script = (turn: { index: number }) =>
+      turn.index === 0 ? { toolCalls: [{ name: 'screenshot', arguments: {} }] } : { text: 'seen' };
+    const run = async (mediaResults: 'native' | 'note', api: 'responses' | 'chat') => {
+      const wire = api === 'responses' ? openAIResponsesWire : undefined;
+      const { model, provider } = await start(script, wire ? { wire } : {});
       await using spoolforge = spoolforgeToolSet({ tools: [screenshot], mediaResults });
       const result = await generateText({
-        model: chat,
+        model: provider[api]('scripted'),
         prompt: 'Look.',
-        tools: spoolforge.tools,
-        prepareStep: spoolforge.prepareStep,
-        onStepFinish: spoolforge.onStepFinish,
+        ...stepOptionsOf(spoolforge),
         stopWhen: stepCountIs(3),
       });
       const output = result.steps[0]?.toolResults[0]?.output as SpoolforgeToolOutput;
-      return { output, shown: sent(model, 1).results[0]?.text ?? '' };
+      return { output, body: model.requests[1]?.body ?? {} };
     };
+    // The SDK's own warnings (deprecated shapes among them), caught instead of printed.
+    const warnings: unknown[] = [];
+    const sdkGlobals = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    sdkGlobals.AI_SDK_LOG_WARNINGS = (logged: { warnings: unknown[] }) => {
+      warnings.push(...logged.warnings);
+    };
+    onTestFinished(() => {
+      delete sdkGlobals.AI_SDK_LOG_WARNINGS;
+    });
 
-    const native = await run('native');
+    const native = await run('native', 'responses');
     expect(native.output.media).toEqual([
-      { mediaType: 'image/png', data: Buffer.from(png).toString('base64'), name: 'screen.png' },
+      { mediaType: 'image/png', data: base64, name: 'screen.png' },
     ]);
-    const note = await run('note');
+    // The image reaches the model as an image part of the function call's output, not as text.
+    const input = native.body.input as { type: string; output?: unknown }[];
+    const returned = input.find((item) => item.type === 'function_call_output')?.output;
+    expect(returned).toEqual([
+      { type: 'input_text', text: 'screenshot returned image/png "screen.png" (11 bytes).' },
+      { type: 'input_image', image_url: `data:image/png;base64,${base64}` },
+    ]);
+    // Spelled in the running major's own shape: no deprecation warning.
+    expect(warnings).toEqual([]);
+
+    const note = await run('note', 'chat');
     expect(note.output.media).toEqual([]);
-    expect(note.shown).toBe('screenshot returned image/png "screen.png" (11 bytes).');
+    const messages = note.body.messages as { role: string; content: unknown }[];
+    expect(messages.find((message) => message.role === 'tool')?.content).toBe(
+      'screenshot returned image/png "screen.png" (11 bytes).',
+    );
+  });
+
+  it('a failed request nacks its step; the next run offers the spooled output again', async () => {
+    const { model, chat } = await start((turn) => {
+      if (turn.index === 0) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
+      if (turn.index === 1) throw new Error('the scripted model is down');
+      return { text: 'recovered' };
+    });
+    await using spoolforge = spoolforgeToolSet({ tools: [produceLog(100_000)] });
+    const options = { model: chat, ...stepOptionsOf(spoolforge), stopWhen: stepCountIs(4) };
+
+    await expect(generateText({ ...options, prompt: 'Look at the log.' })).rejects.toThrow(
+      /the scripted model is down/,
+    );
+    // AI SDK 7 reports the failure (onStepError); under AI SDK 6 the next run's first step nacks.
+    const failed = spoolforge.dispatch;
+    expect(failed?.state).toBe(aiSdkMajor === 7 ? 'nacked' : 'pending');
+
+    const retried = await generateText({ ...options, prompt: 'Try again.' });
+    expect(retried.text).toBe('recovered');
+    expect(failed?.state).toBe('nacked');
+    const [, , again] = model.requests.map((_, index) => sent(model, index));
+    expect(callIdsOf(again?.tools.find((tool) => tool.name === 'artifact_grep'))).toEqual([
+      'call_0_0',
+    ]);
+    expect(spoolforge.dispatch?.state).toBe('acked');
   });
 });

@@ -311,7 +311,8 @@ describe('Vercel AI SDK: a log a crash left mid tool run', () => {
     const provider = createOpenAI({ apiKey: 'offline', baseURL: `${model.url}/v1` });
     const { text } = await generateText({
       model: provider.chat('gpt-4o-mini'),
-      messages: toModelMessages(messages, { instructions: 'You run builds.' }),
+      instructions: 'You run builds.',
+      messages: toModelMessages(messages),
       maxRetries: 0,
     });
     expect(text).toBe('ok');

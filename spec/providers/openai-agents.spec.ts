@@ -316,8 +316,9 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
     const agent = new Agent({ name: 'Investigator', tools: spoolforge.tools });
 
     const first = await runner.run(agent, 'Fetch the log.');
+    expect(first.lastResponseId).toBeDefined();
     const second = await runner.run(agent, 'Now find the failure.', {
-      previousResponseId: first.lastResponseId,
+      previousResponseId: first.lastResponseId ?? '',
     });
 
     expect(model.rejected).toEqual([]);

@@ -50,9 +50,11 @@ describe('public types', () => {
 
   it('spoolforgeToolSet keeps the AI SDK input and output types', async () => {
     await using plain = spoolforgeToolSet({ tools: [echo] });
+    // AI SDK 7 types a result by its tools, its runtime context and its structured output.
+    type RuntimeContext = Record<string, unknown>;
     // The SDK's results are its static (declared) tools' or dynamic ones (`unknown`).
     type Static<Part> = Extract<Part, { dynamic?: false | undefined }>;
-    type PlainResult = GenerateTextResult<typeof plain.tools, never>;
+    type PlainResult = GenerateTextResult<typeof plain.tools, RuntimeContext, never>;
     type PlainToolResult = Static<PlainResult['toolResults'][number]>;
     expectTypeOf<PlainToolResult['output']>().toEqualTypeOf<SpoolforgeToolOutput>();
     expectTypeOf<PlainToolResult['input']>().toBeUnknown();
@@ -65,7 +67,7 @@ describe('public types', () => {
     });
     await using mixed = spoolforgeToolSet({ tools: [echo], aiSdkTools: { weather } });
     expectTypeOf(mixed.tools.weather).toEqualTypeOf<typeof weather>();
-    type MixedResult = GenerateTextResult<typeof mixed.tools, never>;
+    type MixedResult = GenerateTextResult<typeof mixed.tools, RuntimeContext, never>;
     type MixedToolResult = Static<MixedResult['toolResults'][number]>;
     expectTypeOf<MixedToolResult['output']>().not.toBeAny();
     expectTypeOf<MixedToolResult['input']>().not.toBeAny();

@@ -8,6 +8,7 @@ export {
   spoolforgeToolSet,
 } from './spoolforge-tool-set.js';
 export {
+  type AiSdkMajor,
   type MediaResults,
   type SpoolforgeMediaOutput,
   type SpoolforgeToolOutput,

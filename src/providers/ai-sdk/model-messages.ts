@@ -2,16 +2,17 @@ import type { ModelMessage, ToolCallPart } from 'ai';
 import type { ConversationMessage } from '../../context/conversation-message.js';
 
 /**
- * A provider-neutral history as AI SDK `messages` (`ModelMessage[]`): a `system` message first
- * when `instructions` are given, assistant text and `tool-call` parts (arguments parsed into
- * `input`; arguments that are not JSON go in as their text), and each tool message as a `tool`
- * message with one `tool-result` part (`error-text` for an error). Rebuild the request's
- * messages from the projection every step.
+ * A provider-neutral history as AI SDK `messages` (`ModelMessage[]`): assistant text and
+ * `tool-call` parts (arguments parsed into `input`; arguments that are not JSON go in as their
+ * text), and each tool message as a `tool` message with one `tool-result` part (`error-text` for
+ * an error). Rebuild the request's messages from the projection every step. With `instructions`,
+ * a `system` message comes first: AI SDK 6 takes it, AI SDK 7 only with
+ * `allowSystemInMessages: true` (pass its `instructions` option instead).
  *
  * @example
  * ```ts
  * const view = await projectContext(log.history(), { contextWindow: 128_000, encoding: 'o200k_base' });
- * const result = await generateText({ model, messages: toModelMessages(view.messages, { instructions }), tools });
+ * const result = await generateText({ model, instructions, messages: toModelMessages(view.messages), tools });
  * ```
  */
 export function toModelMessages(

@@ -7,7 +7,7 @@ import {
   type ProviderToolSessionOptions,
 } from '../core/provider-tool-session.js';
 import { StepDispatches } from './step-dispatches.js';
-import { toAiSdkTool } from './to-ai-sdk-tool.js';
+import { type AiSdkToolContext, toAiSdkTool } from './to-ai-sdk-tool.js';
 import { type MediaResults, type SpoolforgeToolOutput, toToolOutput } from './tool-output.js';
 
 /**
@@ -54,13 +54,14 @@ export type SpoolforgeToolSetOptions<AiSdkTools extends ToolSet = NoTools> =
 
 /**
  * Tools for `generateText` / `streamText` (or a `ToolLoopAgent`) whose forged artifact tools
- * appear per step. Pass `tools`, `prepareStep` and `onStepFinish` together.
+ * appear per step. Pass `tools`, `prepareStep`, `onStepEnd` and `onStepError` together (AI
+ * SDK 6: `tools`, `prepareStep` and `onStepFinish`).
  *
  * @example
  * ```ts
  * await using spoolforge = spoolforgeToolSet({ tools: [produceLog] });
- * const { tools, prepareStep, onStepFinish } = spoolforge;
- * const result = await generateText({ model, prompt, tools, prepareStep, onStepFinish, stopWhen: stepCountIs(8) });
+ * const { tools, prepareStep, onStepEnd, onStepError } = spoolforge;
+ * const result = await generateText({ model, prompt, tools, prepareStep, onStepEnd, onStepError, stopWhen: stepCountIs(8) });
  * ```
  */
 export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends AsyncDisposable {
@@ -77,8 +78,15 @@ export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends
    * from yours and keep (or narrow) its `activeTools`.
    */
   readonly prepareStep: (step: { stepNumber: number }) => { activeTools: string[] };
-  /** Acks the step's dispatch once the step finished: its ephemeral tools are pruned. */
+  /** Acks the step's dispatch once the step ended: its ephemeral tools are pruned. */
+  readonly onStepEnd: () => void;
+  /** {@link SpoolforgeToolSet.onStepEnd} under AI SDK 6's name for it. */
   readonly onStepFinish: () => void;
+  /**
+   * Nacks the step's dispatch when its request failed (AI SDK 7 calls it instead of
+   * `onStepEnd`). Without it, the next run's first step nacks it.
+   */
+  readonly onStepError: (event: { error: unknown }) => void;
   /** The session the tools run in: its `toolCalls` hold every call and spooled artifact. */
   readonly session: ToolSession;
   /** The current (or last) step's dispatch, until the first step begins `undefined`. */
@@ -90,9 +98,9 @@ export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends
 /**
  * Makes the AI SDK tool set of a {@link ToolSession}: the session's own tools execute through
  * the session (large returns are spooled; the model gets the short handle as the tool output),
- * each step is one dispatch, acked when the step finishes, and the forged tools
- * (`artifact_read`, `artifact_grep`, …) are offered in a step only when there are spooled
- * outputs, with that dispatch's `callId` enum. A call with a `callId` the step does not offer
+ * each step is one dispatch, acked when the step ends (nacked when its request fails), and the
+ * forged tools (`artifact_read`, `artifact_grep`, …) are offered in a step only when there are
+ * spooled outputs, with that dispatch's `callId` enum. A call with a `callId` the step does not offer
  * (an artifact tool's own call, say) comes back to the model as a tool error it can read.
  *
  * @example
@@ -114,7 +122,8 @@ export interface SpoolforgeToolSet<AiSdkTools extends ToolSet = NoTools> extends
  *   prompt: 'Why do the tests fail?',
  *   tools: spoolforge.tools,
  *   prepareStep: spoolforge.prepareStep,
- *   onStepFinish: spoolforge.onStepFinish,
+ *   onStepEnd: spoolforge.onStepEnd,
+ *   onStepError: spoolforge.onStepError,
  *   stopWhen: stepCountIs(10),
  * });
  * ```
@@ -130,7 +139,7 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
     fromCalls: (request) => [request],
     toResults: (outcomes) => outcomes.map((outcome) => toToolOutput(outcome, mediaResults)),
   });
-  const context = { steps, strict: options.strict ?? false };
+  const context: AiSdkToolContext = { steps, strict: options.strict ?? false, major: 7 };
   const tools: SpoolforgeTools = {};
   const declarations = [...session.registry.list(), ...forgedToolDeclarations(session.kinds)];
   for (const declaration of declarations) {
@@ -138,6 +147,7 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
   }
   const alwaysActive = Object.keys(options.aiSdkTools ?? {});
   const close = () => provider.close();
+  const onStepEnd = () => steps.finish();
   return {
     tools: Object.assign(tools, options.aiSdkTools),
     prepareStep: ({ stepNumber }) => {
@@ -146,7 +156,9 @@ export function spoolforgeToolSet<AiSdkTools extends ToolSet = NoTools>(
       const offered = [...steps.offered.keys()].filter((name) => name in tools);
       return { activeTools: [...new Set([...offered, ...alwaysActive])] };
     },
-    onStepFinish: () => steps.finish(),
+    onStepEnd,
+    onStepFinish: onStepEnd,
+    onStepError: ({ error }) => steps.fail(error),
     session,
     get dispatch() {
       return steps.current;

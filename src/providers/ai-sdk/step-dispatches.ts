@@ -24,8 +24,8 @@ export type StepDispatch = ProviderDispatch<AnyTool, ToolCallRequest, Spoolforge
 /**
  * One dispatch per AI SDK step. `begin` (from `prepareStep`) settles the previous step's
  * dispatch and opens the next one, snapshotting the tools it offers; `finish` (from
- * `onStepFinish`) acks it, which prunes its ephemeral tools. The tools of a step execute
- * against {@link StepDispatches.forExecution}.
+ * `onStepEnd`) acks it, which prunes its ephemeral tools; `fail` (from `onStepError`) nacks it.
+ * The tools of a step execute against {@link StepDispatches.forExecution}.
  *
  * One instance follows one conversation: two `generateText` runs sharing it at the same time
  * would interleave their steps.
@@ -35,7 +35,7 @@ export type StepDispatch = ProviderDispatch<AnyTool, ToolCallRequest, Spoolforge
  * const steps = new StepDispatches(provider, codec);
  * steps.begin(0); // prepareStep
  * steps.offered.has('artifact_grep'); // false until something was spooled
- * steps.finish(); // onStepFinish
+ * steps.finish(); // onStepEnd
  * ```
  */
 export class StepDispatches {
@@ -86,6 +86,11 @@ export class StepDispatches {
   /** Acks the current step's dispatch (once; later calls do nothing). */
   finish(): void {
     if (this.#current?.context.state === 'pending') this.#current.ack();
+  }
+
+  /** Nacks the current step's dispatch with the error its request failed with (once). */
+  fail(error: unknown): void {
+    if (this.#current?.context.state === 'pending') this.#current.nack(error);
   }
 
   /** The tools the current step offers, by name. */

@@ -1,17 +1,19 @@
-import { type Tool as AiSdkTool, type JSONSchema7, jsonSchema } from 'ai';
+import type { Tool as AiSdkTool, JSONSchema7, Schema } from 'ai';
 import type { ToolDeclaration } from '../core/forged-tool-declarations.js';
 import { toJsonSchema, toStrictJsonSchema } from '../json-schema.js';
 import type { StepDispatches } from './step-dispatches.js';
-import { type SpoolforgeToolOutput, toToolModelOutput } from './tool-output.js';
+import { type AiSdkMajor, type SpoolforgeToolOutput, toToolModelOutput } from './tool-output.js';
 
 /**
- * What every tool of one tool set shares: the per-step dispatches its calls run in, and how
- * schemas are rendered.
+ * What every tool of one tool set shares: the per-step dispatches its calls run in, how schemas
+ * are rendered, and the AI SDK major its calls came from (it spells media parts).
  */
 export interface AiSdkToolContext {
   steps: StepDispatches;
   /** OpenAI strict mode: every property required (nullable if optional), `strict: true`. */
   strict: boolean;
+  /** The major the last call ran under (7 until a call says otherwise). */
+  major: AiSdkMajor;
 }
 
 /**
@@ -24,11 +26,13 @@ export interface AiSdkToolContext {
  * step's tools. Its `validate` accepts any input: the session's executor validates against the
  * step's schema itself, records the call, and tells the model what was wrong (an unknown
  * `callId`, say) — the SDK validating first would skip the session and word its own error.
+ * Nothing here is imported from `ai` at run time, so the tool works with whichever copy (and
+ * major, 6 or 7) of the SDK calls it.
  *
  * @example
  * ```ts
  * const tools: SpoolforgeTools = { run_build: toAiSdkTool(runBuild, context) };
- * await generateText({ model, prompt, tools, prepareStep, onStepFinish });
+ * await generateText({ model, prompt, tools, prepareStep, onStepEnd });
  * ```
  */
 export function toAiSdkTool(
@@ -41,12 +45,12 @@ export function toAiSdkTool(
     get description() {
       return current().description;
     },
-    inputSchema: () =>
-      jsonSchema<unknown>(schemaOf(current(), strict), {
-        validate: (value) => ({ success: true, value }),
-      }),
+    inputSchema: () => acceptingSchema(schemaOf(current(), strict)),
     ...(strict ? { strict: true } : {}),
-    execute: async (input, { toolCallId, abortSignal }) => {
+    execute: async (input, options) => {
+      // AI SDK 7 hands a tool its `context`; AI SDK 6 had `experimental_context` instead.
+      context.major = 'experimental_context' in options ? 6 : 7;
+      const { toolCallId, abortSignal } = options;
       const request = { id: toolCallId, name: declaration.name, arguments: input };
       const [output] = await steps
         .forExecution()
@@ -54,8 +58,26 @@ export function toAiSdkTool(
       // run() answers one output per request.
       return output as SpoolforgeToolOutput;
     },
-    toModelOutput: ({ output }) => toToolModelOutput(output),
+    toModelOutput: ({ output }) => toToolModelOutput(output, { major: context.major }),
   };
+}
+
+/**
+ * The marker by which the AI SDK (6 and 7 alike) knows a schema object: `jsonSchema()` from
+ * `ai` sets the same global symbol. Built here, the schema needs no `ai` at run time.
+ */
+const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema');
+
+/** A JSON Schema as an AI SDK schema whose validation accepts anything (the session validates). */
+function acceptingSchema(jsonSchema: JSONSchema7): Schema<unknown> {
+  const schema = {
+    [aiSdkSchemaMarker]: true,
+    _type: undefined,
+    jsonSchema,
+    validate: (value: unknown) => ({ success: true as const, value }),
+  };
+  // The SDK types its marker as a unique symbol of its own; the value is the same global symbol.
+  return schema as unknown as Schema<unknown>;
 }
 
 const schemas = { loose: new WeakMap<object, JSONSchema7>(), strict: new WeakMap() };

@@ -49,8 +49,8 @@ type ToolResultOutput = Awaited<ReturnType<NonNullable<AiSdkTool['toModelOutput'
 /**
  * An outcome as the output a tool's `execute` returns. A failed call (bad arguments, an unknown
  * `callId`, a handler that threw) is thrown instead, as a {@link SpoolforgeError} whose message
- * is exactly what the model is shown: the SDK records a `tool-error` and sends that message
- * back as the tool result, and the loop goes on.
+ * (and string form) is exactly what the model is shown: the SDK records a `tool-error` and sends
+ * that text back as the tool result, and the loop goes on.
  *
  * @example
  * ```ts
@@ -60,11 +60,15 @@ type ToolResultOutput = Awaited<ReturnType<NonNullable<AiSdkTool['toModelOutput'
  */
 export function toToolOutput(outcome: ToolCallOutcome, media: MediaResults): SpoolforgeToolOutput {
   if (outcome.isError) {
-    throw new SpoolforgeError(
+    const error = new SpoolforgeError(
       outcome.call.error?.code ?? 'E_TOOL_FAILED',
       contentText(outcome.content),
       { cause: outcome.call.error },
     );
+    // AI SDK 7 shows the model `String(error)`, AI SDK 6 `error.message`: both read the text
+    // the session wrote, without a "SpoolforgeError: " in front.
+    Object.defineProperty(error, 'toString', { value: () => error.message });
+    throw error;
   }
   return {
     text: contentText(outcome.content),
@@ -85,8 +89,16 @@ function toMediaOutput(part: ContentPart): SpoolforgeMediaOutput[] {
 }
 
 /**
+ * The AI SDK major a tool set runs under: it decides how media parts are spelled. AI SDK 7
+ * spells them `{ type: 'file', data: { type: 'data', data } }` (and warns on the older
+ * spellings); AI SDK 6 knows only `image-data` / `file-data`.
+ */
+export type AiSdkMajor = 6 | 7;
+
+/**
  * A {@link SpoolforgeToolOutput} as the AI SDK sends it to the model (a tool's `toModelOutput`):
- * text alone, or text followed by native image / file parts.
+ * text alone, or text followed by native file parts (images included) in the spelling of the
+ * AI SDK `major` (default 7).
  *
  * @example
  * ```ts
@@ -97,22 +109,36 @@ function toMediaOutput(part: ContentPart): SpoolforgeMediaOutput[] {
  * };
  * ```
  */
-export function toToolModelOutput(output: SpoolforgeToolOutput): ToolResultOutput {
+export function toToolModelOutput(
+  output: SpoolforgeToolOutput,
+  options: { major?: AiSdkMajor } = {},
+): ToolResultOutput {
   if (output.media.length === 0) return { type: 'text', value: output.text };
+  const toPart = options.major === 6 ? toLegacyMediaPart : toFilePart;
   return {
     type: 'content',
-    value: [
-      { type: 'text', text: output.text },
-      ...output.media.map((media) =>
-        media.mediaType.startsWith('image/')
-          ? { type: 'image-data' as const, data: media.data, mediaType: media.mediaType }
-          : {
-              type: 'file-data' as const,
-              data: media.data,
-              mediaType: media.mediaType,
-              ...(media.name === undefined ? {} : { filename: media.name }),
-            },
-      ),
-    ],
+    value: [{ type: 'text', text: output.text }, ...output.media.map(toPart)],
+  };
+}
+
+type ContentPartOutput = Extract<ToolResultOutput, { type: 'content' }>['value'][number];
+
+function toFilePart(media: SpoolforgeMediaOutput): ContentPartOutput {
+  return {
+    type: 'file',
+    mediaType: media.mediaType,
+    data: { type: 'data', data: media.data },
+    ...(media.name === undefined ? {} : { filename: media.name }),
+  };
+}
+
+function toLegacyMediaPart(media: SpoolforgeMediaOutput): ContentPartOutput {
+  if (media.mediaType.startsWith('image/'))
+    return { type: 'image-data', data: media.data, mediaType: media.mediaType };
+  return {
+    type: 'file-data',
+    data: media.data,
+    mediaType: media.mediaType,
+    ...(media.name === undefined ? {} : { filename: media.name }),
   };
 }
