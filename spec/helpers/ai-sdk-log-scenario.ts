@@ -4,15 +4,9 @@
 import { SpooledArtifact, SpoolforgeError } from 'spoolforge';
 import type { SpoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { expect } from 'vitest';
-import {
-  callIdsOf,
-  type ScriptedModel,
-  type ScriptedReply,
-  type ScriptedTurn,
-} from '../../examples/support/scripted-model.js';
+import { callIdsOf, type ScriptedModel } from '../../examples/support/scripted-model.js';
 import { failureLines, failureText, sentChat, toolNames } from './ai-sdk-scripted.js';
-
-const logBytes = 20 * 1024 * 1024;
+import { logBytes, serviceLogAnswer, serviceLogScript } from './service-log-scenario.js';
 
 const forgedNames = (turn: { tools: { name: string }[] }) =>
   toolNames(turn).filter((name) => name.startsWith('artifact_'));
@@ -29,26 +23,11 @@ export const logScenario = {
   bytes: logBytes,
 
   /** The model's side: produce the log, grep it, query the grep's own call, answer. */
-  script(turn: ScriptedTurn): ScriptedReply {
-    const [spooledId] = callIdsOf(turn.tools.find((tool) => tool.name === 'artifact_grep'));
-    if (turn.index === 0) return { toolCalls: [{ name: 'produce_log', arguments: {} }] };
-    if (turn.index === 1 && spooledId) {
-      const grep = { callId: spooledId, pattern: 'disk quota', maxCount: 2 };
-      return { toolCalls: [{ name: 'artifact_grep', arguments: grep }] };
-    }
-    if (turn.index === 2) {
-      // Query the grep's own answer: an artifact tool's call is never a callId.
-      const grepCallId = turn.results.at(-1)?.callId ?? '';
-      return {
-        toolCalls: [{ name: 'artifact_grep', arguments: { callId: grepCallId, pattern: 'x' } }],
-      };
-    }
-    return { text: 'The disk quota on /var/data was exceeded.' };
-  },
+  script: serviceLogScript,
 
   /** What the model was sent and what the session recorded. */
   async expect(run: LogScenarioRun): Promise<void> {
-    expect(run.text).toBe('The disk quota on /var/data was exceeded.');
+    expect(run.text).toBe(serviceLogAnswer);
     expect(run.model.requests).toHaveLength(4);
 
     // Request 1: nothing spooled yet, so no forged tool is offered.

@@ -1,12 +1,11 @@
 // The real `@ai-sdk/openai` client pointed at a scripted model on 127.0.0.1, and what the AI SDK
-// specs share: a streamed service log, the tool set's step callbacks, and what a request carried.
+// specs share: the service log of every adapter's scenario, the tool set's step callbacks, and
+// what a request carried.
 // The vitest project "ai@6" runs the specs that use it with `ai` and `@ai-sdk/openai` mapped to
 // the previous majors.
 import { createOpenAI } from '@ai-sdk/openai';
-import { defineTool } from 'spoolforge';
 import type { SpoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { afterEach } from 'vitest';
-import { z } from 'zod';
 import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
 import {
   type ScriptedModel,
@@ -19,39 +18,7 @@ import {
 /** The AI SDK major the spec runs with (the vitest project "ai@6" says 6). */
 export const aiSdkMajor = process.env.SPOOLFORGE_SPEC_AI_SDK_MAJOR === '6' ? 6 : 7;
 
-/** 0-based lines of {@link serviceLog} that report the failure; the rest is routine traffic. */
-export const failureLines = [50_000, 150_000, 250_000];
-
-export const failureText = (line: number) =>
-  `2026-05-01T12:00:00.000Z ERROR worker-3 disk quota exceeded on /var/data (request ${line})`;
-
-/** A service log of about `size` bytes, produced the way a tool streams one. */
-async function* serviceLog(size: number): AsyncGenerator<string> {
-  const failures = new Set(failureLines);
-  let chunk = '';
-  let produced = 0;
-  for (let line = 0; produced < size; line++) {
-    const text = failures.has(line)
-      ? failureText(line)
-      : `2026-05-01T12:00:00.000Z INFO worker-${line % 8} request ${line} served in ${line % 97}ms`;
-    chunk += `${text}\n`;
-    if (chunk.length >= 64 * 1024) {
-      produced += chunk.length;
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk) yield chunk;
-}
-
-/** A tool that streams a service log of `size` bytes. */
-export const produceLog = (size: number) =>
-  defineTool({
-    name: 'produce_log',
-    description: 'Returns the full log of the storage service.',
-    inputSchema: z.object({}),
-    handler: () => serviceLog(size),
-  });
+export { failureLines, failureText, produceLog } from './service-log-scenario.js';
 
 /**
  * What `generateText` / `streamText` take from a tool set: its tools and step callbacks, under
