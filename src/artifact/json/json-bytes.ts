@@ -43,7 +43,8 @@ const { latin1Slice } = Buffer.prototype as unknown as {
  *
  * @example
  * ```ts
- * const text = latin1JsonText(line, 0, line.length) ?? decodeUtf8(line);
+ * const record = new TextEncoder().encode('{"id":1}');
+ * JSON.parse(latin1JsonText(record, 0, record.length) ?? new TextDecoder().decode(record)); // { id: 1 }
  * ```
  */
 export function latin1JsonText(bytes: Uint8Array, start: number, end: number): string | undefined {
@@ -57,7 +58,8 @@ export function latin1JsonText(bytes: Uint8Array, start: number, end: number): s
  *
  * @example
  * ```ts
- * JSON.parse(utf8JsonText(block, lineStart, lineEnd));
+ * const block = new TextEncoder().encode('{"a":1}\n{"a":"é"}\n');
+ * JSON.parse(utf8JsonText(block, 8, block.length - 1)); // { a: 'é' }
  * ```
  */
 export function utf8JsonText(bytes: Uint8Array, start: number, end: number): string {
