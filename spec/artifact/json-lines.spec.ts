@@ -134,3 +134,18 @@ describe('JSONL read in place', () => {
     await artifact.close();
   });
 });
+
+describe('JSONL shape() of raw UTF-8 beside escapes beyond latin1', () => {
+  it('keeps keys and examples as JSON.parse of the UTF-8 text reads them', async () => {
+    // Raw 'é' and '€' next to '\u20ac' and a surrogate pair: the escapes make characters above
+    // U+00FF in a string that also holds raw UTF-8 bytes.
+    const text = '{"é\\u20ac":"€ \\u20ac \\ud83d\\ude00 ü","n":1}\n';
+    const path = await tempFile(text, 'escapes.jsonl');
+    const artifact = SpooledJsonArtifact.fromFile(path, { format: 'jsonl' });
+    const { shape } = await artifact.shape();
+    const fields = Object.fromEntries(shape.fields().map((field) => [field.path, field]));
+    expect(Object.keys(fields)).toEqual(['$[*]', "$[*]['é€']", '$[*].n']);
+    expect(fields["$[*]['é€']"]?.examples).toEqual({ string: '€ € 😀 ü' });
+    await artifact.close();
+  });
+});

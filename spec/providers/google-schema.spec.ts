@@ -258,6 +258,23 @@ describe('Gemini tool declarations through the real @google/genai client', () =>
     );
     expect(toGeminiTools([])).toEqual([]);
   });
+
+  it('refuses a tool name the API refuses, naming it, and keeps dots, colons and dashes', () => {
+    const named = (name: string) =>
+      defineTool({ name, description: 'x', inputSchema: z.object({}), handler: () => 'x' });
+    for (const name of ['fetch log', '1st_tool', 'café', 'x'.repeat(65), '']) {
+      expect(() => toGeminiTools([named(name)])).toThrow(
+        expect.objectContaining({
+          code: 'E_INVALID_ARGUMENT',
+          message: expect.stringContaining(`'${name}'`),
+        }),
+      );
+    }
+    const accepted = ['mcp.server:read-file', '_private', 'x'.repeat(64)];
+    expect(
+      toGeminiTools(accepted.map(named))[0]?.functionDeclarations?.map((tool) => tool.name),
+    ).toEqual(accepted);
+  });
 });
 
 describe('what the Gemini wire refuses in contents, as the API does', () => {

@@ -212,9 +212,15 @@ function withTypes(node: ShapeNode): ShapeField {
   return field;
 }
 
-/** A key or string of a value parsed from latin1-read UTF-8 bytes, decoded; others as they are. */
+/**
+ * A key or string of a value parsed from latin1-read UTF-8 bytes, decoded; others as they are.
+ * Only its runs of byte characters are UTF-8: an escape such as `\u20ac` made a character above
+ * U+00FF beside them, which a latin1 encoding of the whole string would cut to one byte.
+ */
 function decoded(text: string, latin1: boolean): string {
-  return latin1 && /[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+  return latin1 && /[\x80-\xff]/.test(text)
+    ? text.replace(/[\x80-\xff]+/g, (bytes) => Buffer.from(bytes, 'latin1').toString('utf8'))
+    : text;
 }
 
 /**

@@ -1,11 +1,15 @@
 import type { FunctionDeclaration, Tool as GeminiTool } from '@google/genai';
 import type { Tool } from '../../tools/tool.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { toObjectJsonSchema } from '../json-schema.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
 
 /** What a tool needs to be offered: the handler stays on our side. */
 type OfferableTool = Pick<Tool, 'name' | 'description' | 'inputSchema'>;
+
+/** The API refuses any other function name with a 400 (64 characters at most, as it answers). */
+const functionNamePattern = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 
 /**
  * How parameters are declared: `'openapi'` as `parameters` in Gemini's OpenAPI 3.0 subset
@@ -29,7 +33,9 @@ export interface GeminiToolsOptions {
  * Pass a dispatch's registry (`dispatch.tools`) so the forged `artifact_*` tools, with their
  * `callId` enums, go out with the request. A tool without arguments declares no parameters
  * (the API refuses an object schema without properties). Gemini needs an object schema; a
- * tool whose zod schema is not `z.object(…)` fails here with `E_INVALID_ARGUMENT`.
+ * tool whose zod schema is not `z.object(…)`, or whose name the API refuses (it must start
+ * with a letter or `_`, then letters, digits, `_`, `.`, `:` or `-`, 64 at most), fails here
+ * with `E_INVALID_ARGUMENT`, naming the tool, rather than as an HTTP 400 at the request.
  *
  * @example
  * ```ts
@@ -51,6 +57,13 @@ export function toGeminiTools(
 }
 
 function toDeclaration(tool: OfferableTool, dialect: GeminiSchemaDialect = 'openapi') {
+  if (!functionNamePattern.test(tool.name)) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `Tool name '${tool.name}' is not accepted by Gemini: start with a letter or '_', then use ` +
+        `up to 64 letters, digits, '_', '.', ':' or '-'`,
+    );
+  }
   const schema = toObjectJsonSchema(tool, 'Gemini');
   const declaration: FunctionDeclaration = { name: tool.name, description: tool.description };
   if (Object.keys(schema.properties ?? {}).length === 0) return declaration;
