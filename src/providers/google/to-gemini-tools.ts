@@ -1,6 +1,6 @@
 import type { FunctionDeclaration, Tool as GeminiTool } from '@google/genai';
-import type { Tool } from '../../tools/tool.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { Tool } from '../../tools/tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { toObjectJsonSchema } from '../json-schema.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
