@@ -17,7 +17,7 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./dist/engine.js', import.meta.url)),
       },
       {
-        find: /^spoolforge\/(openai|anthropic|ai-sdk|openai-agents)$/,
+        find: /^spoolforge\/(openai|anthropic|ai-sdk|openai-agents|google)$/,
         replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
       },
       {
@@ -48,6 +48,20 @@ export default defineConfig({
           name: 'ai@6',
           include: ['spec/providers/ai-sdk*.spec.ts'],
           env: { SPOOLFORGE_SPEC_AI_SDK_MAJOR: '6' },
+        },
+      },
+      // The OpenAI adapter too: its specs run again with `openai` resolved to the next major.
+      {
+        extends: true,
+        resolve: {
+          alias: [
+            { find: /^openai$/, replacement: 'openai-v7' },
+            { find: /^openai\/(.*)$/, replacement: 'openai-v7/$1' },
+          ],
+        },
+        test: {
+          name: 'openai@7',
+          include: ['spec/providers/openai.spec.ts', 'spec/providers/openai-converters.spec.ts'],
         },
       },
     ],
