@@ -2,6 +2,7 @@ import { type Content, GoogleGenAI } from '@google/genai';
 import { defineTool, SpooledArtifact, SpoolforgeError, ToolSession } from 'spoolforge';
 import {
   GoogleToolSession,
+  toGeminiFunctionResponses,
   toGeminiSchema,
   toGeminiTools,
   usageOfGeminiResponse,
@@ -274,6 +275,18 @@ describe('Gemini tool declarations through the real @google/genai client', () =>
     expect(
       toGeminiTools(accepted.map(named))[0]?.functionDeclarations?.map((tool) => tool.name),
     ).toEqual(accepted);
+  });
+});
+
+describe('Gemini options from untyped callers', () => {
+  it('refuses a schema dialect or media placement it does not know, rather than dropping media', () => {
+    const invalid = expect.objectContaining({ code: 'E_INVALID_ARGUMENT' });
+    const media = 'inline' as 'content';
+    const schema = 'openapi3' as 'openapi';
+    expect(() => new GoogleToolSession({ media })).toThrow(invalid);
+    expect(() => new GoogleToolSession({ schema })).toThrow(invalid);
+    expect(() => toGeminiFunctionResponses([], { media })).toThrow(/media must be .* got "inline"/);
+    expect(() => toGeminiTools([], { schema })).toThrow(/schema must be .* got "openapi3"/);
   });
 });
 

@@ -316,10 +316,9 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
     const agent = new Agent({ name: 'Investigator', tools: spoolforge.tools });
 
     const first = await runner.run(agent, 'Fetch the log.');
-    expect(first.lastResponseId).toBeDefined();
-    const second = await runner.run(agent, 'Now find the failure.', {
-      previousResponseId: first.lastResponseId ?? '',
-    });
+    const previousResponseId = first.lastResponseId;
+    if (previousResponseId === undefined) throw new Error('the first run has no response id');
+    const second = await runner.run(agent, 'Now find the failure.', { previousResponseId });
 
     expect(model.rejected).toEqual([]);
     expect(second.finalOutput).toMatch(/^50001:.*disk quota exceeded/);

@@ -70,6 +70,9 @@ export class GoogleToolSession extends ProviderToolSession {
     const { schema, media } = options;
     this.#tools = schema === undefined ? {} : { schema };
     this.#media = media;
+    // Options are checked now, not at the first request or (media) after the calls ran.
+    toGeminiTools([], this.#tools);
+    toGeminiFunctionResponses([], media === undefined ? {} : { media });
   }
 
   /** Forges the tools for the next request and returns it as a {@link GoogleDispatch}. */

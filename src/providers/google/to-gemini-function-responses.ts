@@ -1,6 +1,7 @@
 import type { FunctionResponse, FunctionResponsePart, Part } from '@google/genai';
 import type { Media } from '../../artifact/media.js';
 import { contentText, type ToolCallOutcome } from '../../executor/tool-result-content.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { mediaNote } from '../core/media-note.js';
 import type { GeminiCallRequest } from './from-gemini-calls.js';
 
@@ -56,6 +57,13 @@ export function toGeminiFunctionResponses(
   options: GeminiFunctionResponsesOptions = {},
 ): Part[] {
   const { requests, media: placement = 'function-response' } = options;
+  // Another value would put the media nowhere (and leave no note of them in the text).
+  if (placement !== 'function-response' && placement !== 'content') {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `media must be 'function-response' or 'content', got ${JSON.stringify(placement)}`,
+    );
+  }
   const madeIds = new Set(
     (requests ?? []).filter((request) => !request.modelId).map((request) => request.id),
   );

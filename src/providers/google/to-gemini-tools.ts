@@ -51,12 +51,20 @@ export function toGeminiTools(
   tools: ToolRegistry | Iterable<OfferableTool>,
   options: GeminiToolsOptions = {},
 ): GeminiTool[] {
+  const { schema: dialect = 'openapi' } = options;
+  // Checked before any tool: a typo would otherwise send every schema in the default dialect.
+  if (dialect !== 'openapi' && dialect !== 'json-schema') {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `schema must be 'openapi' or 'json-schema', got ${JSON.stringify(dialect)}`,
+    );
+  }
   const list = tools instanceof ToolRegistry ? tools.list() : [...tools];
   if (list.length === 0) return [];
-  return [{ functionDeclarations: list.map((tool) => toDeclaration(tool, options.schema)) }];
+  return [{ functionDeclarations: list.map((tool) => toDeclaration(tool, dialect)) }];
 }
 
-function toDeclaration(tool: OfferableTool, dialect: GeminiSchemaDialect = 'openapi') {
+function toDeclaration(tool: OfferableTool, dialect: GeminiSchemaDialect) {
   if (!functionNamePattern.test(tool.name)) {
     throw new SpoolforgeError(
       'E_INVALID_ARGUMENT',
