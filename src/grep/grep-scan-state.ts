@@ -1,4 +1,5 @@
 import { countNewlines, newline } from '../spool/newlines.js';
+import { lastLinesStart, lineEndAt } from './block-lines.js';
 import type { GrepScanOptions, GrepScanResult } from './grep-scan-options.js';
 import type { GrepSink } from './grep-sink.js';
 
@@ -284,20 +285,4 @@ export class GrepScanState {
     }
     return true;
   }
-}
-
-/** Where the line starting at `start` ends: its `\n`, or the block's end. */
-function lineEndAt(block: Uint8Array, start: number): number {
-  const end = block.indexOf(newline, start);
-  return end === -1 ? block.length : end;
-}
-
-/** The start of the last `count` lines of `block[from, to)` (`from` when it has fewer). */
-function lastLinesStart(block: Uint8Array, from: number, to: number, count: number): number {
-  let start = to;
-  for (let line = 0; line < count && start > from; line++) {
-    const previous = start - 2 >= from ? block.lastIndexOf(newline, start - 2) : -1;
-    start = previous < from ? from : previous + 1;
-  }
-  return start;
 }

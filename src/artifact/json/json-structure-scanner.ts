@@ -6,10 +6,12 @@ import {
   closeBracket,
   colon,
   comma,
+  indexOfQuote,
   isScalarByte,
   isWhitespace,
   openBrace,
   openBracket,
+  plainStringEnd,
   quote,
   scalarType,
 } from './json-bytes.js';
@@ -291,28 +293,4 @@ export class JsonStructureScanner {
     this.#afterComma = false;
     if (this.#options.onEntry(entry) === false) this.#stopped = true;
   }
-}
-
-/**
- * The index of the next `"` from `from`, or -1: most strings (keys, short values) end within a
- * few bytes, where a loop beats a call into `indexOf` per string.
- */
-function indexOfQuote(chunk: Uint8Array, from: number): number {
-  const near = Math.min(from + 32, chunk.length);
-  for (let index = from; index < near; index++) if (chunk[index] === quote) return index;
-  return near < chunk.length ? chunk.indexOf(quote, near) : -1;
-}
-
-/**
- * The index of the quote that closes a string starting at `from`, when it comes within 64 bytes
- * and without a backslash; else -1, for {@link JsonStructureScanner}'s general string skip.
- */
-function plainStringEnd(chunk: Uint8Array, from: number): number {
-  const near = Math.min(from + 64, chunk.length);
-  for (let index = from; index < near; index++) {
-    const byte = chunk[index] as number;
-    if (byte === quote) return index;
-    if (byte === backslash) return -1;
-  }
-  return -1;
 }
