@@ -93,6 +93,17 @@ const grepCases: string[][] = [
   ['-h', '-n', 'WARN'],
 ];
 
+/** Patterns given with `-e` (every operand is then a SOURCE): a line matching any is selected. */
+const patternOptionCases: string[][] = [
+  ['-e', 'WARN', '-e', 'timeout'],
+  ['-n', '-e', '-v'],
+  ['-c', '--regexp=req=1', '-e', 'ok$'],
+  ['-F', '-e', 'a.b', '-e', 'café'],
+  ['-c', '-e', ''],
+  ['-i', '-w', '-e', 'error', '-e', 'OK'],
+  ['-o', '-n', '-e', 'req=[0-9]+', '-e', 'é'],
+];
+
 /** Several files: prefixes, per-file counts and lists, missing files with and without -s. */
 const multiFileCases = [
   ...[['-l'], ['-L'], ['-l', '-s'], ['-L', '-s'], ['-q'], ['-q', '-s'], ['-c'], ['-s', '-n']].map(
@@ -169,6 +180,15 @@ describe.each(Object.entries(inputs))('CLI vs GNU tools on %s', (_name, bytes) =
             ),
         ];
       });
+      for (const args of patternOptionCases) {
+        const fixed = args.includes('-F') ? [] : ['-E'];
+        comparisons.push([
+          `grep ${args.join(' ')}`,
+          () => runCli(['grep', ...args, path]),
+          () =>
+            runCommand('grep', ['-a', ...fixed, ...args, path], undefined, locale(args.join(''))),
+        ]);
+      }
       expect(await mismatches(comparisons)).toEqual([]);
     },
     120_000,

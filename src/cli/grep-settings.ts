@@ -24,6 +24,7 @@ const grepOptions = [
   { short: 'A', long: 'after-context', takesValue: true },
   { short: 'B', long: 'before-context', takesValue: true },
   { short: 'C', long: 'context', takesValue: true },
+  { short: 'e', long: 'regexp', takesValue: true, repeatable: true },
   ...sourceOptions,
 ];
 
@@ -55,7 +56,8 @@ export interface GrepSettings {
 }
 
 /**
- * Parses `grep`'s arguments as GNU grep reads them. `-E` is accepted and changes nothing (the
+ * Parses `grep`'s arguments as GNU grep reads them. `-e PATTERN` may be repeated (a line
+ * matching any is selected) and then every operand is a SOURCE; `-E` is accepted and changes nothing (the
  * pattern is a JavaScript regex either way); of `-l` and `-L`, and of `-H` and `-h`, the last
  * given wins; `-q` stops at the first selected line; `-l`/`-L` at the first of each SOURCE.
  *
@@ -65,8 +67,11 @@ export interface GrepSettings {
  * ```
  */
 export function parseGrepArguments(argv: readonly string[]): GrepSettings {
-  const { options, operands } = parseArguments(argv, grepOptions);
-  const [pattern, ...sources] = operands;
+  const { options, repeated, operands } = parseArguments(argv, grepOptions);
+  // With -e, every operand is a SOURCE; a line matching any of the patterns is selected.
+  const patterns = repeated.get('e');
+  const pattern = patterns ? patterns.join('\n') : operands.shift();
+  const sources = operands;
   if (pattern === undefined) throw usageError('missing PATTERN');
   if (sources.length === 0) sources.push('-');
   const count = (letter: string, what: string) => {

@@ -8,7 +8,7 @@ const usage = `Usage:
   spoolforge head  [-n N] SOURCE
   spoolforge tail  [-n N] SOURCE
   spoolforge grep  [-E] [-F] [-i] [-w] [-x] [-v] [-c] [-n] [-o] [-q] [-s] [-l] [-L] [-H] [-h]
-                   [-m N] [-A N] [-B N] [-C N] PATTERN [SOURCE...]
+                   [-m N] [-A N] [-B N] [-C N] PATTERN | -e PATTERN... [SOURCE...]
   spoolforge lines START END SOURCE     # 1-based inclusive, as sed -n 'START,ENDp'
   spoolforge count SOURCE               # lines; a final line without a newline counts
   spoolforge stat  SOURCE               # JSON: bytes, lines, detected kind

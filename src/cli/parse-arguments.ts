@@ -6,6 +6,8 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
  */
 export type OptionSpec = ({ short: string; long?: string } | { short?: never; long: string }) & {
   takesValue?: boolean;
+  /** May be given more than once, each value kept in order (`grep -e A -e B`). */
+  repeatable?: boolean;
 };
 
 /**
@@ -20,6 +22,8 @@ export type OptionSpec = ({ short: string; long?: string } | { short?: never; lo
  */
 export interface ParsedArguments {
   options: Map<string, string>;
+  /** Every value of each `repeatable` option given, in order. */
+  repeated: Map<string, string[]>;
   operands: string[];
 }
 
@@ -31,7 +35,7 @@ export interface ParsedArguments {
  * @example
  * ```ts
  * parseArguments(['-ic', 'error', '-'], [{ short: 'i' }, { short: 'c' }]);
- * // { options: Map { 'i' => '', 'c' => '' }, operands: ['error', '-'] }
+ * // { options: Map { 'i' => '', 'c' => '' }, repeated: Map {}, operands: ['error', '-'] }
  * ```
  */
 export function parseArguments(
@@ -39,6 +43,7 @@ export function parseArguments(
   specs: readonly OptionSpec[],
 ): ParsedArguments {
   const options = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   const operands: string[] = [];
   const byShort = new Map(specs.map((spec) => [spec.short, spec]));
   const byLong = new Map(specs.map((spec) => [spec.long, spec]));
@@ -46,6 +51,7 @@ export function parseArguments(
     const key = spec.short ?? spec.long;
     options.delete(key);
     options.set(key, value);
+    if (spec.repeatable) repeated.set(key, [...(repeated.get(key) ?? []), value]);
   };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
@@ -85,7 +91,7 @@ export function parseArguments(
       break;
     }
   }
-  return { options, operands };
+  return { options, repeated, operands };
 }
 
 /**
