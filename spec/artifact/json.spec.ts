@@ -151,6 +151,32 @@ describe.each(modes)('SpooledJsonArtifact, $name', ({ maxParseBytes, name }) => 
     expect(text).toContain('$[*].user: object 2,000, null 1,000 (in 100% of parents)');
   });
 
+  it('reads an indexed array span by span as JSON.parse reads it whole: CRLF, odd spacing, escapes, any start', async () => {
+    // Spans between checkpoints (64 KiB apart) are parsed at once; their edges fall between
+    // entries separated by CRLF, tabs, and no space at all, holding \u00 escapes and UTF-8.
+    const values = Array.from({ length: 6_000 }, (_, index) =>
+      index % 7 === 0
+        ? { id: index, text: `caf\u00e9 ${'x'.repeat(index % 50)}`, nested: [index, { é: true }] }
+        : index % 11 === 0
+          ? `plain ${index}`
+          : index % 13 === 0
+            ? null
+            : { id: index, name: 'Jürgen "J" Müller', n: index / 3 },
+    );
+    const separators = [',', ',\r\n', ' ,\t', ',\n\n   '];
+    const text = `[\r\n${values.map((value, index) => JSON.stringify(value) + (index < values.length - 1 ? separators[index % 4] : '')).join('')}\r\n]\r\n`;
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
+    const artifact = await jsonArtifact(text, { maxParseBytes: 1024 });
+    const all = await artifact.query('$[*]', { limit: 10_000 });
+    expect(all.map((match) => match.value)).toEqual(JSON.parse(text));
+    for (const start of [0, 1, 2_999, 4_321, 5_999]) {
+      const slice = await artifact.query(`$[${start}:${start + 3}]`);
+      expect(slice.map((match) => match.value)).toEqual(values.slice(start, start + 3));
+    }
+    const shape = await artifact.shape();
+    expect(shape.scanned).toBe(6_000);
+  });
+
   it('reports the line and column of the first problem in invalid JSON, and grep still works', async () => {
     const lines = pretty.split('\n');
     const bad = lines.findIndex((line, index) => index >= 3_000 && /"id": \d+,/.test(line));

@@ -1,6 +1,7 @@
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
+import { arraySpanBatches, type EntryOffset, lastAtOrBefore } from './array-span-batches.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
 import { latin1JsonText, scalarType } from './json-bytes.js';
 import type {
@@ -16,11 +17,6 @@ import { JsonStructureScanner } from './json-structure-scanner.js';
 
 /** A checkpoint every 64 KiB: reaching any entry reads at most that much before it. */
 const checkpointStride = 64 * 1024;
-
-interface Checkpoint {
-  index: number;
-  offset: number;
-}
 
 /** An entry too large to parse: where its value's bytes are, to index it as a document. */
 interface LargeEntry {
@@ -49,9 +45,11 @@ export class IndexedJsonDocument implements JsonDocument {
   readonly entryCount: number;
   readonly #reader: SpoolReader;
   readonly #byteLength: number;
-  readonly #checkpoints: Checkpoint[];
+  readonly #checkpoints: EntryOffset[];
   readonly #maxEntryBytes: number;
   readonly #large: LargeEntry[];
+  /** Where the last entry's value ends: the checkpoints' last span ends there. */
+  readonly #lastEntryEnd: number;
   readonly #children = new Map<number, Promise<IndexedJsonDocument | undefined>>();
 
   private constructor(
@@ -61,8 +59,9 @@ export class IndexedJsonDocument implements JsonDocument {
       entryCount: number;
       start: number;
       byteLength: number;
-      checkpoints: Checkpoint[];
+      checkpoints: EntryOffset[];
       large: LargeEntry[];
+      lastEntryEnd: number;
     },
     maxEntryBytes: number,
   ) {
@@ -74,6 +73,7 @@ export class IndexedJsonDocument implements JsonDocument {
       ? fields.checkpoints
       : [{ index: 0, offset: fields.start }];
     this.#large = fields.large;
+    this.#lastEntryEnd = fields.lastEntryEnd;
     this.#maxEntryBytes = maxEntryBytes;
   }
 
@@ -85,11 +85,13 @@ export class IndexedJsonDocument implements JsonDocument {
     reader: SpoolReader,
     options: { start?: number; byteLength: number; maxEntryBytes: number; signal?: AbortSignal },
   ): Promise<IndexedJsonDocument> {
-    const checkpoints: Checkpoint[] = [];
+    const checkpoints: EntryOffset[] = [];
     const large: LargeEntry[] = [];
     let last = Number.NEGATIVE_INFINITY;
+    let lastEntryEnd = 0;
     const scanner = new JsonStructureScanner({
       onEntry: (entry) => {
+        lastEntryEnd = entry.end;
         if (entry.start - last >= checkpointStride) {
           checkpoints.push({ index: entry.index, offset: entry.start });
           last = entry.start;
@@ -113,6 +115,7 @@ export class IndexedJsonDocument implements JsonDocument {
       byteLength,
       checkpoints,
       large,
+      lastEntryEnd,
     };
     return new IndexedJsonDocument(reader, fields, options.maxEntryBytes);
   }
@@ -162,13 +165,45 @@ export class IndexedJsonDocument implements JsonDocument {
     for await (const batch of this.batches(options)) yield* batch;
   }
 
-  /** The entries scanned from each chunk read, parsed as the scan reaches them. */
+  /**
+   * The entries, parsed a span of entries at a time where an array's entries all parse (see
+   * {@link arraySpanBatches}), else, and from the first span that does not parse, as the scan
+   * of each chunk read reaches them.
+   */
   async *batches(options: EntryRange = {}): AsyncIterable<JsonEntry[]> {
-    const start = Math.max(0, options.start ?? 0);
+    let start = Math.max(0, options.start ?? 0);
     const end = Math.min(options.end ?? this.entryCount, this.entryCount);
-    if (start >= end || (this.rootType !== 'array' && this.rootType !== 'object')) return;
-    const checkpoint = this.#checkpointFor(start);
-    const resume: JsonScanStart = { root: this.rootType, index: checkpoint.index };
+    const root = this.rootType;
+    if (start >= end || (root !== 'array' && root !== 'object')) return;
+    const hasLarge = this.#large.some((entry) => entry.index >= start && entry.index < end);
+    if (root === 'array' && !hasLarge) {
+      const offsets = [
+        ...this.#checkpoints,
+        { index: this.entryCount, offset: this.#lastEntryEnd },
+      ];
+      const spans = arraySpanBatches(this.#reader, offsets, {
+        start,
+        end,
+        ...(options.latin1 ? { latin1: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const failedAt = yield* spans;
+      if (failedAt === undefined) return;
+      start = Math.max(start, failedAt);
+    }
+    yield* this.#scannedBatches(root, start, end, options);
+  }
+
+  /** The entries `[start, end)` scanned from each chunk read, parsed as the scan reaches them. */
+  async *#scannedBatches(
+    root: JsonScanStart['root'],
+    start: number,
+    end: number,
+    options: EntryRange,
+  ): AsyncIterable<JsonEntry[]> {
+    // Never empty: a document without entries has one checkpoint at its start.
+    const checkpoint = this.#checkpoints[lastAtOrBefore(this.#checkpoints, start)] as EntryOffset;
+    const resume: JsonScanStart = { root, index: checkpoint.index };
     const ready: JsonEntry[] = [];
     let failure: { text: string; valueStart: number } | undefined;
     const maxBytes = this.#maxEntryBytes;
@@ -231,17 +266,6 @@ export class IndexedJsonDocument implements JsonDocument {
       if (failure) throw await this.#invalidEntry(failure);
       if (!more) return;
     }
-  }
-
-  #checkpointFor(index: number): Checkpoint {
-    let low = 0;
-    let high = this.#checkpoints.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.#checkpoints[middle] as Checkpoint).index <= index) low = middle;
-      else high = middle - 1;
-    }
-    return this.#checkpoints[low] ?? { index: 0, offset: 0 };
   }
 
   async #invalidEntry(failure: { text: string; valueStart: number }) {
