@@ -144,6 +144,13 @@ export {
   type ArtifactHandlerOptions,
   createArtifactHandler,
 } from './serve/artifact-handler.js';
+export {
+  createLinkSigner,
+  type LinkSigner,
+  type LinkSignerOptions,
+  type LinkSignOptions,
+  type LinkVerification,
+} from './serve/link-signer.js';
 // Errors.
 export {
   SpoolforgeError,
