@@ -151,6 +151,11 @@ export {
   type LinkSignOptions,
   type LinkVerification,
 } from './serve/link-signer.js';
+export type {
+  ArtifactAuthorizer,
+  ArtifactRequestTarget,
+  SignedLinksOptions,
+} from './serve/request-gate.js';
 // Errors.
 export {
   SpoolforgeError,
