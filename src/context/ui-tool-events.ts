@@ -97,7 +97,8 @@ const previewLineChars = 200;
  * ```ts
  * const events = uiToolEvents(agentEvents, { store, baseUrl: 'http://localhost:3000/artifacts' });
  * for await (const event of events) sendToBrowser(event);
- * ``` *
+ * ```
+ *
  * @example
  * ```ts
  * import { createLinkSigner, uiToolEvents } from 'spoolforge';
