@@ -227,6 +227,25 @@ describe('createArtifactHandler: signed links', () => {
     );
   });
 
+  it('scopes signatures the same when the handler is mounted at the root', async () => {
+    const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+    const record = await store.put(body);
+    const signer = createLinkSigner({ key });
+    const origin = await listen(
+      createArtifactHandler(store, { basePath: '/', signedLinks: { signer } }),
+    );
+    expect((await fetch(`${origin}/`)).status).toBe(403);
+    const index = await fetch(signer.sign(`${origin}/`), { headers: html });
+    expect(index.status).toBe(200);
+    const view = hrefs(await index.text()).find((href) => href.startsWith(`/${record.id}/view?`));
+    const page = await fetch(new URL(view ?? '', origin));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('1 ok');
+    const overArtifact = new URL(signer.sign(`${origin}/${record.id}`));
+    expect((await fetch(`${origin}/${overArtifact.search}`)).status).toBe(403);
+    expect((await fetch(overArtifact)).status).toBe(200);
+  });
+
   it('leaves paths outside its base path alone', async () => {
     const { origin } = await serve();
     const outside = await fetch(`${origin}/health`);
