@@ -203,6 +203,9 @@ describe('createLinkSigner', () => {
       'E_INVALID_ARGUMENT',
     );
     expect(codeOf(() => signer.sign('artifacts/x'))).toBe('E_INVALID_ARGUMENT');
+    // Past what a Date holds, an expiry could not be written back: refused rather than a dead link.
+    expect(codeOf(() => signer.sign('/x', { expiresIn: 1e20 }))).toBe('E_INVALID_ARGUMENT');
+    expect(signer.verify(signer.sign('/x', { expiresAt: new Date(8.64e15) })).valid).toBe(true);
     // The key is copied: zeroing the caller's buffer later changes nothing.
     const bytes = Buffer.alloc(32, 9);
     const copied = createLinkSigner({ key: bytes });

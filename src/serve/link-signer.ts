@@ -77,8 +77,10 @@ export interface LinkSigner {
 const domain = 'spoolforge-link-v1';
 const minimumKeyBytes = 32;
 const defaultTtl = 60 * 60_000;
+/** The last time a `Date` holds, in epoch milliseconds. */
+const maxTime = 8.64e15;
 /** Epoch seconds as `sign` writes them: no sign, no leading zero, no fraction. */
-const expiresPattern = /^[1-9]\d{0,15}$/;
+const expiresPattern = /^[1-9]\d{0,12}$/;
 /** An HMAC-SHA256 in unpadded base64url. */
 const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
 
@@ -183,28 +185,28 @@ function signingKeys(options: LinkSignerOptions): Buffer[] {
   });
 }
 
-/** The expiry in epoch milliseconds that `options` ask for. */
+/** The expiry in epoch milliseconds that `options` ask for, at most the last time a Date holds. */
 function expiryOf(options: LinkSignOptions, now: number, ttl: number): number {
   if (options.expiresIn !== undefined && options.expiresAt !== undefined) {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', 'Give expiresIn or expiresAt, not both');
   }
-  if (options.expiresAt !== undefined) {
-    const at = Number(options.expiresAt);
-    // A past time is allowed (the link is born expired): a page's links carry the expiry of the
-    // request that was valid a moment ago.
-    if (!Number.isFinite(at) || at <= 0) {
-      throw new SpoolforgeError('E_INVALID_ARGUMENT', 'expiresAt must be a valid time');
-    }
-    return at;
-  }
   const expiresIn = options.expiresIn ?? ttl;
-  if (!(expiresIn > 0) || !Number.isFinite(expiresIn)) {
+  if (options.expiresAt === undefined && !(expiresIn > 0)) {
     throw new SpoolforgeError(
       'E_INVALID_ARGUMENT',
       'expiresIn must be a positive number of milliseconds',
     );
   }
-  return now + expiresIn;
+  // A past expiresAt is allowed (the link is born expired): a page's links carry the expiry of
+  // the request that was valid a moment ago.
+  const at = options.expiresAt === undefined ? now + expiresIn : Number(options.expiresAt);
+  if (!(at > 0 && at <= maxTime)) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `A link must expire at a valid time, by ${new Date(maxTime).toISOString()} at the latest`,
+    );
+  }
+  return at;
 }
 
 /** A link as a URL, and whether it was a path (so `sign` gives a path back). */
