@@ -36,6 +36,7 @@ describe('the export lists of the built package', () => {
       'contentText',
       'contextBudget',
       'createArtifactHandler',
+      'createLinkSigner',
       'defaultArtifactKinds',
       'defineTool',
       'opToolMethod',

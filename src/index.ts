@@ -144,6 +144,18 @@ export {
   type ArtifactHandlerOptions,
   createArtifactHandler,
 } from './serve/artifact-handler.js';
+export {
+  createLinkSigner,
+  type LinkSigner,
+  type LinkSignerOptions,
+  type LinkSignOptions,
+  type LinkVerification,
+} from './serve/link-signer.js';
+export type {
+  ArtifactAuthorizer,
+  ArtifactRequestTarget,
+  SignedLinksOptions,
+} from './serve/request-gate.js';
 // Errors.
 export {
   SpoolforgeError,

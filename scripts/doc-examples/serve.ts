@@ -1,6 +1,6 @@
 // The free names of the TSDoc examples in src/serve/ (see common.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ArtifactKinds, ResultLimits } from '../../src/index.js';
+import type { ArtifactKinds, LinkSigner, ResultLimits } from '../../src/index.js';
 import type { SafeHtml } from '../../src/serve/html-escape.js';
 import type { PageFrame } from '../../src/serve/viewer-pages.js';
 import type { ViewerQuery } from '../../src/serve/viewer-query.js';
@@ -14,6 +14,7 @@ export declare const name: string;
 export declare const row: SafeHtml;
 export declare const query: ViewerQuery;
 export declare const url: URL;
+export declare const signer: LinkSigner;
 export declare const context: {
   callId: string;
   limits: ResultLimits;

@@ -1,4 +1,10 @@
-import { createArtifactHandler, spool, type ToolEvent, uiToolEvents } from 'spoolforge';
+import {
+  createArtifactHandler,
+  createLinkSigner,
+  spool,
+  type ToolEvent,
+  uiToolEvents,
+} from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../helpers/http-servers.js';
 import { openStore } from '../store/store-helpers.js';
@@ -120,5 +126,44 @@ describe('uiToolEvents', () => {
       },
     });
     await artifact.close();
+  });
+
+  it('signs the viewer URL over its artifact, for the time asked, so the handler opens that one only', async () => {
+    const store = await openStore();
+    const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
+    const signer = createLinkSigner({
+      key: 'a-link-signing-key-of-32-bytes!!',
+      now: () => clock.now,
+    });
+    const origin = await listen(createArtifactHandler(store, { signedLinks: { signer } }));
+    const other = await store.put('not for this UI\n');
+    const [event] = await collect(
+      uiToolEvents(
+        emit([{ type: 'complete', toolCallId: 's', toolName: 'build', result: bigLog }]),
+        {
+          store,
+          baseUrl: `${origin}/artifacts`,
+          signedLinks: { signer, expiresIn: 600_000 },
+        },
+      ),
+    );
+    const reference = event && 'artifact' in event ? event.artifact : undefined;
+    const url = new URL(reference?.url ?? '');
+    expect(url.pathname).toBe(`/artifacts/${reference?.ref}/view`);
+    expect(url.searchParams.get('expires')).toBe(String(clock.now / 1000 + 600));
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('line 1 ');
+    // The page's raw link works; the same signature opens neither the index nor another artifact.
+    const raw = /href="([^"]*)">Download/.exec(text)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    const body = await fetch(new URL(raw, origin), { headers: { Range: 'bytes=0-5' } });
+    expect(body.status).toBe(206);
+    expect(await body.text()).toBe('line 1');
+    expect((await fetch(`${origin}/artifacts/${other.id}/view${url.search}`)).status).toBe(403);
+    expect((await fetch(`${origin}/artifacts/${url.search}`)).status).toBe(403);
+    expect((await fetch(`${origin}/artifacts/${reference?.ref}/view`)).status).toBe(403);
+    clock.now += 600_000;
+    expect((await fetch(url)).status).toBe(403);
   });
 });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { ArtifactStore, createArtifactHandler } from 'spoolforge';
+import { ArtifactStore, createArtifactHandler, createLinkSigner } from 'spoolforge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
@@ -89,6 +89,33 @@ describe.skipIf(!hasChromium)('the artifact viewer in Chromium', () => {
     const area = brightness(png, box ?? { x: 0, y: 0, width: 0, height: 0 });
     expect(area.dark / area.total).toBeGreaterThan(0.5);
     expect(area.light).toBeGreaterThan(500);
+  }, 60_000);
+
+  it('follows a signed index link to an artifact, greps it with the form and opens its body', async () => {
+    const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+    const lines = Array.from({ length: 50 }, (_, index) =>
+      index === 30 ? '31 FATAL disk gone' : `${index + 1} fine`,
+    );
+    await store.put(`${lines.join('\n')}\n`, { name: 'signed log' });
+    const signer = createLinkSigner({ key: 'a-link-signing-key-of-32-bytes!!' });
+    const origin = await listen(createArtifactHandler(store, { signedLinks: { signer } }));
+
+    const page = await browser.newPage({ viewport });
+    expect((await page.goto(`${origin}/artifacts/`))?.status()).toBe(403);
+    await page.goto(signer.sign(`${origin}/artifacts/`, { expiresIn: 60_000 }));
+    await page.getByRole('link', { name: 'signed log' }).click();
+    await page.waitForURL(/\/view\?expires=/);
+    expect(await page.getByRole('link', { name: '← all artifacts' }).count()).toBe(0);
+    await page.getByLabel('Operation').selectOption('grep');
+    await page.getByLabel('Pattern').fill('FATAL');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/op=grep/);
+    expect(await page.locator('pre.result').textContent()).toContain('31:31 FATAL disk gone\n');
+    const raw = await page.getByRole('link', { name: 'Download / raw' }).getAttribute('href');
+    const body = await page.request.get(new URL(raw ?? '', origin).href);
+    expect(body.status()).toBe(200);
+    expect(await body.text()).toBe(`${lines.join('\n')}\n`);
+    await page.close();
   }, 60_000);
 });
 

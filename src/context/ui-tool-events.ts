@@ -1,5 +1,7 @@
 import { spool } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import type { LinkSigner } from '../serve/link-signer.js';
+import { artifactPath } from '../serve/viewer-links.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 
@@ -32,7 +34,10 @@ export interface ArtifactReference {
   kind: string;
   head: string[];
   tail: string[];
-  /** The viewer page of the artifact handler mounted at `baseUrl`, when both are known. */
+  /**
+   * The viewer page of the artifact handler mounted at `baseUrl`, when both are known; signed
+   * over the artifact (its viewer and body) when `signedLinks` is given.
+   */
   url?: string;
 }
 
@@ -68,6 +73,12 @@ export interface UiToolEventsOptions {
   maxInlineBytes?: number;
   /** Lines of preview at each end. Default 3. */
   previewLines?: number;
+  /**
+   * Sign each `url` with this signer (the one the handler's `signedLinks` verifies with), so a UI
+   * can open that artifact and nothing else, for `expiresIn` milliseconds (default the signer's
+   * ttl). `baseUrl`'s path must be the handler's base path as the handler sees it.
+   */
+  signedLinks?: { signer: LinkSigner; expiresIn?: number };
   signal?: AbortSignal;
 }
 
@@ -86,6 +97,19 @@ const previewLineChars = 200;
  * ```ts
  * const events = uiToolEvents(agentEvents, { store, baseUrl: 'http://localhost:3000/artifacts' });
  * for await (const event of events) sendToBrowser(event);
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { createLinkSigner, uiToolEvents } from 'spoolforge';
+ *
+ * // The signer of createArtifactHandler(store, { signedLinks: { signer } }):
+ * const signer = createLinkSigner({ key: process.env.LINK_KEY ?? '' });
+ * const events = uiToolEvents(agentEvents, {
+ *   store,
+ *   baseUrl: 'https://agent.example/artifacts',
+ *   signedLinks: { signer, expiresIn: 15 * 60_000 },
+ * });
  * ```
  */
 export async function* uiToolEvents(
@@ -142,10 +166,21 @@ async function reference(
       kind: artifact.kind,
       head,
       tail,
-      ...(ref !== undefined && base ? { url: `${base}/${encodeURIComponent(ref)}/view` } : {}),
+      ...(ref !== undefined && base ? { url: viewerUrl(base, ref, options.signedLinks) } : {}),
     };
   } finally {
     // Only what this filter opened: the caller's artifact stays open.
     if (artifact !== result) await artifact.close();
   }
+}
+
+/** The viewer page of `ref`, signed over the artifact when there is a signer. */
+function viewerUrl(base: string, ref: string, signedLinks: UiToolEventsOptions['signedLinks']) {
+  const artifact = artifactPath(base, ref);
+  if (signedLinks === undefined) return `${artifact}/view`;
+  const { signer, expiresIn } = signedLinks;
+  return signer.sign(`${artifact}/view`, {
+    scope: artifact,
+    ...(expiresIn === undefined ? {} : { expiresIn }),
+  });
 }

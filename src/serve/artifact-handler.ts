@@ -8,6 +8,12 @@ import { type ArtifactRoute, artifactRoute, normalizeBasePath } from './artifact
 import { sendHtml, sendJson, sendJsonError, styleNonce } from './http-responses.js';
 import { prefersHtml } from './prefers-html.js';
 import { QueryPool } from './query-pool.js';
+import {
+  type ArtifactAuthorizer,
+  createRequestGate,
+  type SignedLinksOptions,
+  sendForbidden,
+} from './request-gate.js';
 import { serveArtifactBody } from './serve-artifact-body.js';
 import {
   type PageFrame,
@@ -44,6 +50,18 @@ export interface ArtifactHandlerOptions {
   maxConcurrentQueries?: number;
   /** Viewer greps that may wait for a turn; past that they get 429 with Retry-After. Default 8. */
   maxQueuedQueries?: number;
+  /**
+   * Every request must carry a valid, unexpired signature for what it asks for (see
+   * {@link createLinkSigner}), else 403: a key, keys (the first signs, all verify), or a signer.
+   * A signature over `{base}/:idOrName` admits that artifact's body and viewer pages, one over
+   * `{base}` the index (whose page then links to each artifact, signed to expire with it).
+   */
+  signedLinks?: SignedLinksOptions;
+  /**
+   * Called for every request under the base path, after the signature check: `false` answers
+   * 403, a throw is a failure like any other (500, or `next(error)`).
+   */
+  authorize?: ArtifactAuthorizer;
 }
 
 /** What a refused grep is told to wait: about what a regex scan may take before it gives up. */
@@ -93,7 +111,13 @@ export type ArtifactHandler = (
  *   handler(c.env.incoming, c.env.outgoing); return RESPONSE_ALREADY_SENT; })` (the constant
  *   is from `@hono/node-server/utils/response`).
  *
- * The viewer has no authentication: put it behind your own, or serve it on localhost only.
+ * Access, checked for every request under the base path before anything is looked up: with
+ * `signedLinks`, a valid unexpired signature for the path (else 403); then `authorize`, when
+ * given (`false`: 403; a throw: 500 or `next(error)`); then the method (405) and the route.
+ * A 403 is the same whether the artifact exists: JSON, or a page when `Accept` prefers HTML.
+ * Signed pages sign their own links (form, raw body, index) to expire with the request's link,
+ * and link only to what it admits. Without either option the viewer has no authentication: put
+ * it behind your own, or serve it on localhost only.
  *
  * @example
  * ```ts
@@ -106,6 +130,18 @@ export type ArtifactHandler = (
  * // curl -H 'Range: bytes=0-99' http://127.0.0.1:8080/artifacts/<id>
  * // open http://127.0.0.1:8080/artifacts/ in a browser
  * ```
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { ArtifactStore, createArtifactHandler, createLinkSigner } from 'spoolforge';
+ *
+ * const store = await ArtifactStore.open('/var/lib/agent/artifacts');
+ * const signer = createLinkSigner({ key: process.env.LINK_KEY ?? '' }); // 32+ bytes, server-side
+ * http.createServer(createArtifactHandler(store, { signedLinks: { signer } })).listen(8080);
+ * // A link to one artifact's viewer, for 15 minutes:
+ * signer.sign('https://agent.example/artifacts/AbC/view', { scope: '/artifacts/AbC', expiresIn: 900_000 });
+ * ```
  */
 export function createArtifactHandler(
   store: ArtifactStore,
@@ -116,6 +152,11 @@ export function createArtifactHandler(
   const limits = options.limits ?? {};
   const reportError =
     options.onError ?? ((error: unknown) => console.error('spoolforge artifact handler:', error));
+  const gate = createRequestGate({
+    basePath,
+    ...(options.signedLinks === undefined ? {} : { signedLinks: options.signedLinks }),
+    ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
+  });
   const queries = new QueryPool({
     concurrency: options.maxConcurrentQueries ?? 2,
     queueLimit: options.maxQueuedQueries ?? 8,
@@ -127,13 +168,17 @@ export function createArtifactHandler(
     response: ServerResponse,
     signal: AbortSignal,
   ): Promise<void> {
+    // Before anything is looked up, so a refusal says nothing about what exists.
+    const links = await gate(route, request);
+    if (links === undefined)
+      return sendForbidden(request, response, { title, basePath, nonce: styleNonce() });
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       sendJsonError(request, response, 405, 'Only GET and HEAD are allowed', {
         Allow: 'GET, HEAD',
       });
       return;
     }
-    const frame: PageFrame = { title, basePath, nonce: styleNonce() };
+    const frame: PageFrame = { title, basePath, nonce: styleNonce(), links };
     try {
       switch (route.kind) {
         case 'unknown':

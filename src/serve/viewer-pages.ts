@@ -2,6 +2,7 @@ import { formatBytes } from '../shared/format-bytes.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { html, SafeHtml } from './html-escape.js';
 import { toJsonText } from './http-responses.js';
+import { artifactPath, plainViewerLinks, type ViewerLinks } from './viewer-links.js';
 import { type ViewerOutcome, type ViewerQuery, viewerOperations } from './viewer-query.js';
 
 /**
@@ -13,6 +14,8 @@ export interface PageFrame {
   basePath: string;
   /** The nonce the page's CSP allows its `<style>` with. */
   nonce: string;
+  /** How the page links to the routes (signed for a signed request). Default plain paths. */
+  links?: ViewerLinks;
 }
 
 // Inserted as is (a <style> element's text is never entity-decoded): it must stay a constant.
@@ -58,8 +61,15 @@ function timestamp(milliseconds: number | undefined): string {
   return `${new Date(milliseconds).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-function artifactLink(basePath: string, record: StoredArtifactRecord, suffix = ''): string {
-  return `${basePath}/${encodeURIComponent(record.id)}${suffix}`;
+function linksOf(frame: PageFrame): ViewerLinks {
+  return frame.links ?? plainViewerLinks(frame.basePath);
+}
+
+/** The way back to the index, when the request may open it. */
+function indexNav(frame: PageFrame, more?: SafeHtml): SafeHtml {
+  const index = linksOf(frame).index();
+  if (index === undefined) return more === undefined ? html`` : html`<nav>${more}</nav>`;
+  return html`<nav><a href="${index}">← all artifacts</a>${more === undefined ? '' : html` · ${more}`}</nav>`;
 }
 
 /**
@@ -72,16 +82,17 @@ function artifactLink(basePath: string, record: StoredArtifactRecord, suffix = '
  * ```
  */
 export function renderIndexPage(frame: PageFrame, records: StoredArtifactRecord[]): string {
+  const links = linksOf(frame);
   const rows = records.map(
     (record) => html`<tr>
-<td><a href="${artifactLink(frame.basePath, record, '/view')}">${record.name ?? record.id}</a></td>
+<td><a href="${links.artifact(record.id, '/view')}">${record.name ?? record.id}</a></td>
 <td><code>${record.id}</code></td>
 <td>${record.kind}</td>
 <td class="number">${formatBytes(record.byteLength)}</td>
 <td class="number">${record.lineCount}</td>
 <td>${timestamp(record.createdAt)}</td>
 <td>${timestamp(record.expiresAt)}</td>
-<td><a href="${artifactLink(frame.basePath, record)}">raw</a></td>
+<td><a href="${links.artifact(record.id, '')}">raw</a></td>
 </tr>`,
   );
   const table =
@@ -124,10 +135,15 @@ export function renderArtifactPage(
     'text' in outcome
       ? html`<pre class="result">${outcome.text}</pre>`
       : html`<p class="problem" role="alert">${outcome.problem}</p>`;
-  const body = html`<nav><a href="${frame.basePath}/">← all artifacts</a> · <a href="${artifactLink(frame.basePath, record)}">Download / raw</a></nav>
+  const links = linksOf(frame);
+  const hidden = links
+    .formFields(record.id)
+    .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const body = html`${indexNav(frame, html`<a href="${links.artifact(record.id, '')}">Download / raw</a>`)}
 <p class="facts">id ${record.id} · ${record.kind} · ${record.mediaType ?? 'no media type'} · ${formatBytes(record.byteLength)} · ${record.lineCount} lines · created ${timestamp(record.createdAt)} · expires ${timestamp(record.expiresAt)} · sha256 ${record.sha256}</p>
 ${metadata}
-<form method="get" action="${artifactLink(frame.basePath, record, '/view')}">
+<form method="get" action="${artifactPath(frame.basePath, record.id)}/view">
+${hidden}
 <label>Operation <select name="op">${operations}</select></label>
 <label>Start <input type="number" name="start" min="1" value="${query.start}"></label>
 <label>End <input type="number" name="end" min="1" value="${query.end}"></label>
@@ -156,7 +172,7 @@ export function renderProblemPage(frame: PageFrame, problem: string): string {
   return layout(
     frame,
     html`${frame.title}`,
-    html`<nav><a href="${frame.basePath}/">← all artifacts</a></nav>
+    html`${indexNav(frame)}
 <p class="problem" role="alert">${problem}</p>`,
   );
 }
