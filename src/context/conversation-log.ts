@@ -4,6 +4,7 @@ import { contentText, type ToolCallOutcome } from '../executor/tool-result-conte
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
+import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
 import type {
   CompactionRecord,
@@ -43,15 +44,16 @@ export interface ConversationLogOptions {
 
 type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
 
-const conversationIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
-
 /**
  * An append-only record of a conversation: every message, every tool result (the full output
  * by its `ArtifactStore` id, never a copy), and every compaction. In memory it keeps only the
  * working set, the latest compaction and the events since: opening an existing log reads
  * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
  * rest. {@link ConversationLog.history} is what a projection renders for the next request.
- * One process writes a conversation at a time: sequence numbers are assigned in memory.
+ * One process writes a conversation at a time: sequence numbers are assigned in memory, from
+ * the last one read on open. A backend that keys events by number (PostgreSQL's) turns a second
+ * writer into `E_CONFLICT` on its append: nothing of it was recorded and this log is unchanged;
+ * open the conversation again to see the other writer's events.
  *
  * @example
  * ```ts
@@ -101,12 +103,7 @@ export class ConversationLog {
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
     const conversationId = options.conversationId ?? randomUUID();
-    if (!conversationIdPattern.test(conversationId)) {
-      throw new SpoolforgeError(
-        'E_INVALID_ARGUMENT',
-        `conversationId must be 1–128 letters, digits, _ or -: ${JSON.stringify(conversationId)}`,
-      );
-    }
+    checkConversationId(conversationId);
     const { maxResultBytes } = resolveLimits(
       options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes },
     );
@@ -178,7 +175,7 @@ export class ConversationLog {
     const events = recorded.map(
       (message): MessageEvent => this.#event({ type: 'message', message }),
     );
-    await this.backend.append(events);
+    await this.#write(events);
     this.#events.push(...events);
     return events;
   }
@@ -213,7 +210,7 @@ export class ConversationLog {
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
     const event = this.#event({ type: 'compaction', compaction: record });
-    await this.backend.append([event]);
+    await this.#write([event]);
     this.#compaction = record;
     this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
   }
@@ -262,6 +259,20 @@ export class ConversationLog {
 
   #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
     return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
+  }
+
+  /**
+   * Appends events just numbered. A failed append recorded none of them, so their numbers are
+   * handed out again: a gap would read as a conflict to a backend that checks the sequence.
+   */
+  async #write(events: ConversationEvent[]): Promise<void> {
+    try {
+      await this.backend.append(events);
+    } catch (error) {
+      const first = events[0]?.seq;
+      if (first !== undefined && this.#nextSeq === first + events.length) this.#nextSeq = first;
+      throw error;
+    }
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
