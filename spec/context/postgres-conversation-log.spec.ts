@@ -1,27 +1,18 @@
 import pg from 'pg';
 import { ConversationLog, type ConversationMessage, projectContext } from 'spoolforge';
 import { PostgresConversationLogBackend } from 'spoolforge/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresServer, startPostgres } from '../helpers/postgres-server.js';
+import { describe, expect, it } from 'vitest';
+import { usePostgres } from '../helpers/postgres-server.js';
 import { errorCode } from '../store/store-helpers.js';
 
 const user = (content: string): ConversationMessage => ({ role: 'user', content });
 const assistant = (content: string): ConversationMessage => ({ role: 'assistant', content });
 
-let server: PostgresServer;
-let pool: pg.Pool;
-beforeAll(() => {
-  server = startPostgres();
-  pool = new pg.Pool(server.config);
-});
-afterAll(async () => {
-  await pool?.end();
-  server?.stop();
-});
+const postgres = usePostgres();
 
 /** A real pool that counts the pages (queries) and rows `readBackward` fetched through it. */
 function countingPool() {
-  const counted = new pg.Pool(server.config);
+  const counted = new pg.Pool(postgres.server.config);
   const reads = { pages: 0, rows: 0 };
   const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<pg.QueryResult>;
   counted.query = (async (...args: unknown[]) => {
@@ -40,7 +31,7 @@ async function openLog(
   options: { pool?: pg.Pool; pageSize?: number } = {},
 ) {
   const backend = await PostgresConversationLogBackend.open({
-    pool: options.pool ?? pool,
+    pool: options.pool ?? postgres.pool,
     conversationId,
     ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
   });
@@ -78,7 +69,7 @@ describe('PostgresConversationLogBackend', () => {
     const log = await openLog('fidelity');
     const content = 'a\u0000b 😀 "quoted" \\ \u2028';
     await log.append({ role: 'tool', toolCallId: 'c', toolName: 't', content, isError: true });
-    const { rows } = await pool.query(
+    const { rows } = await postgres.pool.query(
       `SELECT event::text AS text FROM spoolforge_conversation_events WHERE conversation_id = 'fidelity'`,
     );
     expect(rows.map((row) => row.text)).toEqual([JSON.stringify(log.events[0])]);
@@ -133,7 +124,11 @@ describe('PostgresConversationLogBackend', () => {
       expect(await errorCode(ConversationLog.open({ backend, signal: aborted }))).toBe('E_ABORTED');
       expect(
         await errorCode(
-          PostgresConversationLogBackend.open({ pool, conversationId: 'abort', signal: aborted }),
+          PostgresConversationLogBackend.open({
+            pool: postgres.pool,
+            conversationId: 'abort',
+            signal: aborted,
+          }),
         ),
       ).toBe('E_ABORTED');
     } finally {
@@ -144,26 +139,31 @@ describe('PostgresConversationLogBackend', () => {
   it('rejects a table name that is not a plain identifier, and other bad options', async () => {
     for (const table of ['Events', 'events; DROP TABLE x', 'a.b.c', '1events', '"events"', '']) {
       expect(
-        await errorCode(PostgresConversationLogBackend.open({ pool, conversationId: 'c', table })),
+        await errorCode(
+          PostgresConversationLogBackend.open({ pool: postgres.pool, conversationId: 'c', table }),
+        ),
       ).toBe('E_INVALID_ARGUMENT');
     }
     for (const bad of [
-      { pool, conversationId: 'has space' },
-      { pool, conversationId: 'c', pageSize: 0 },
+      { pool: postgres.pool, conversationId: 'has space' },
+      { pool: postgres.pool, conversationId: 'c', pageSize: 0 },
       { conversationId: 'c' },
-      { pool, connection: server.config, conversationId: 'c' },
+      { pool: postgres.pool, connection: postgres.server.config, conversationId: 'c' },
     ]) {
       expect(await errorCode(PostgresConversationLogBackend.open(bad))).toBe('E_INVALID_ARGUMENT');
     }
-    const backend = await PostgresConversationLogBackend.open({ pool, conversationId: 'c' });
+    const backend = await PostgresConversationLogBackend.open({
+      pool: postgres.pool,
+      conversationId: 'c',
+    });
     expect(
       await errorCode(backend.readBackward({ cursor: 'x' })[Symbol.asyncIterator]().next()),
     ).toBe('E_INVALID_ARGUMENT');
   });
 
   it('uses a table in a schema, and ends only the pool it made on close', async () => {
-    await pool.query('CREATE SCHEMA IF NOT EXISTS agents');
-    const connection = { ...server.config, application_name: 'spoolforge-owned' };
+    await postgres.pool.query('CREATE SCHEMA IF NOT EXISTS agents');
+    const connection = { ...postgres.server.config, application_name: 'spoolforge-owned' };
     const owned = await PostgresConversationLogBackend.open({
       connection,
       conversationId: 'owned',
@@ -174,25 +174,54 @@ describe('PostgresConversationLogBackend', () => {
     const connections = async () =>
       Number(
         (
-          await pool.query(
+          await postgres.pool.query(
             `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'spoolforge-owned'`,
           )
         ).rows[0].n,
       );
     expect(await connections()).toBeGreaterThan(0);
     await log.close();
+    // The server notices a closed connection a moment after the client closed it.
+    for (let tries = 0; tries < 50 && (await connections()) > 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(await connections()).toBe(0);
     expect(await errorCode(owned.append([]))).toBe('E_IO');
 
-    const borrowed = await PostgresConversationLogBackend.open({ pool, conversationId: 'owned' });
+    const borrowed = await PostgresConversationLogBackend.open({
+      pool: postgres.pool,
+      conversationId: 'owned',
+    });
     await borrowed.close();
-    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM agents.events');
+    expect((await postgres.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    const { rows } = await postgres.pool.query('SELECT count(*)::int AS n FROM agents.events');
     expect(rows).toEqual([{ n: 1 }]);
   });
 
+  it('survives the server dropping the idle connections of the pool it made', async () => {
+    const connection = { ...postgres.server.config, application_name: 'spoolforge-dropped' };
+    const backend = await PostgresConversationLogBackend.open({
+      connection,
+      conversationId: 'dropped',
+    });
+    const log = await ConversationLog.open({ backend, conversationId: 'dropped' });
+    await log.append(user('before'));
+    const { rows } = await postgres.pool.query(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+        WHERE application_name = 'spoolforge-dropped'`,
+    );
+    expect(rows[0].n).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await log.append(user('after'));
+    expect((await openLog('dropped')).events.map((event) => event.message.content)).toEqual([
+      'before',
+      'after',
+    ]);
+    await log.close();
+  });
+
   it('fails an unreachable database with E_IO', async () => {
-    const connection = { ...server.config, host: `${server.host}/missing` };
+    const connection = { ...postgres.server.config, host: `${postgres.server.host}/missing` };
     const error = await PostgresConversationLogBackend.open({
       connection,
       conversationId: 'c',

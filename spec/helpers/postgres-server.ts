@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Where Debian's `postgresql` package puts each major version's binaries. */
 const debianRoot = '/usr/lib/postgresql';
@@ -72,4 +74,21 @@ export function startPostgres(): PostgresServer {
       }
     },
   };
+}
+
+/**
+ * A server and a pool on it for the specs of one file: started before them, stopped after. Read
+ * its fields inside the specs (they are set once `beforeAll` ran).
+ */
+export function usePostgres(): { readonly server: PostgresServer; readonly pool: pg.Pool } {
+  const context = {} as { server: PostgresServer; pool: pg.Pool };
+  beforeAll(() => {
+    context.server = startPostgres();
+    context.pool = new pg.Pool(context.server.config);
+  });
+  afterAll(async () => {
+    await context.pool?.end();
+    context.server?.stop();
+  });
+  return context;
 }

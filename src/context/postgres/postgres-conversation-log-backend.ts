@@ -90,9 +90,15 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     }
     throwIfAborted(options.signal);
     const { connection } = options;
-    const pool =
-      options.pool ??
-      new pg.Pool(typeof connection === 'string' ? { connectionString: connection } : connection);
+    let pool = options.pool;
+    if (!pool) {
+      pool = new pg.Pool(
+        typeof connection === 'string' ? { connectionString: connection } : connection,
+      );
+      // An idle client whose server went away (a restart, a failover) makes the pool emit
+      // 'error', which would end the process; the next query connects again, or fails as E_IO.
+      pool.on('error', () => undefined);
+    }
     const backend = new PostgresConversationLogBackend({
       conversationId: options.conversationId,
       table,
