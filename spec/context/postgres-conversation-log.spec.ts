@@ -8,7 +8,7 @@ import { errorCode } from '../store/store-helpers.js';
 const user = (content: string): ConversationMessage => ({ role: 'user', content });
 const assistant = (content: string): ConversationMessage => ({ role: 'assistant', content });
 
-const postgres = usePostgres();
+const postgres = usePostgres('postgres-conversation-log');
 
 /** A real pool that counts the pages (queries) and rows `readBackward` fetched through it. */
 function countingPool() {
@@ -38,7 +38,7 @@ async function openLog(
   return ConversationLog.open({ backend, conversationId });
 }
 
-describe('PostgresConversationLogBackend', () => {
+describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
   it('round-trips turns and a compaction through ConversationLog, and a reopened log resumes', async () => {
     const writer = await openLog('round-trip');
     await writer.append(user('Why did the build fail?'));

@@ -78,10 +78,22 @@ export function startPostgres(): PostgresServer {
 
 /**
  * A server and a pool on it for the specs of one file: started before them, stopped after. Read
- * its fields inside the specs (they are set once `beforeAll` ran).
+ * its fields inside the specs (they are set once `beforeAll` ran). Without PostgreSQL installed,
+ * `available` is false (skip the specs with it) and a warning says so.
  */
-export function usePostgres(): { readonly server: PostgresServer; readonly pool: pg.Pool } {
-  const context = {} as { server: PostgresServer; pool: pg.Pool };
+export function usePostgres(file: string): {
+  readonly available: boolean;
+  readonly server: PostgresServer;
+  readonly pool: pg.Pool;
+} {
+  const available = postgresBin() !== undefined;
+  const context = { available } as { available: boolean; server: PostgresServer; pool: pg.Pool };
+  if (!available) {
+    console.warn(
+      `${file}: no PostgreSQL under ${debianRoot} (apt-get install postgresql); skipped`,
+    );
+    return context;
+  }
   beforeAll(() => {
     context.server = startPostgres();
     context.pool = new pg.Pool(context.server.config);
