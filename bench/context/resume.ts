@@ -14,13 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import type {
   ConversationLogBackend,
   ConversationMessage,
   ConversationLog as Log,
 } from '../../dist/index.js';
-import { startPostgres } from '../../spec/helpers/postgres-server.js';
+import { countingPool, startPostgres } from '../../spec/helpers/postgres-server.js';
 import { seededRandom } from '../../spec/helpers/seeded-random.js';
 import { repositoryRoot } from '../shared/bench-paths.js';
 import { ensureBuilt } from '../shared/ensure-built.js';
@@ -106,27 +106,10 @@ async function timeResume(open: (reads: { events: number }) => Promise<Resumed>)
 const server = values.connection === undefined ? startPostgres() : undefined;
 const connection = values.connection ?? server?.config ?? '';
 /** Rows and queries `readBackward` fetched through the pools below, since last reset. */
-const fetched = { queries: 0, rows: 0 };
-
-/** A real pool that counts what `readBackward` fetched through it. */
-function countingPool(): pg.Pool {
-  const pool = new pg.Pool(
-    typeof connection === 'string' ? { connectionString: connection } : connection,
-  );
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
-  pool.query = (async (...args: unknown[]) => {
-    const result = await query(...args);
-    if (typeof args[0] === 'string' && args[0].startsWith('SELECT seq')) {
-      fetched.queries++;
-      fetched.rows += result.rows.length;
-    }
-    return result;
-  }) as typeof pool.query;
-  return pool;
-}
+const fetched = { pages: 0, rows: 0 };
 
 // The pool an agent already has: connected once (a warm-up query) before any timing.
-const warmPool = countingPool();
+const { pool: warmPool } = countingPool(connection, fetched);
 await warmPool.query('SELECT 1');
 const directory = await mkdtemp(join(tmpdir(), 'spoolforge-resume-bench-'));
 try {
@@ -160,12 +143,12 @@ try {
         log: await ConversationLog.open({ backend: counted(backend, reads), conversationId: id }),
       };
     };
-    fetched.queries = 0;
+    fetched.pages = 0;
     fetched.rows = 0;
     const warm = await timeResume(resumeFrom(warmPool));
-    const perRun = { queries: fetched.queries / runs, rows: fetched.rows / runs };
+    const perRun = { queries: fetched.pages / runs, rows: fetched.rows / runs };
     const cold = await timeResume(async (reads) => {
-      const pool = countingPool();
+      const { pool } = countingPool(connection);
       return { ...(await resumeFrom(pool)(reads)), release: () => pool.end() };
     });
     console.log(

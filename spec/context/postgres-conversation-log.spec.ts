@@ -1,30 +1,14 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { ConversationLog, type ConversationMessage, projectContext } from 'spoolforge';
 import { PostgresConversationLogBackend } from 'spoolforge/postgres';
 import { describe, expect, it } from 'vitest';
-import { usePostgres } from '../helpers/postgres-server.js';
+import { countingPool, usePostgres } from '../helpers/postgres-server.js';
 import { errorCode } from '../store/store-helpers.js';
 
 const user = (content: string): ConversationMessage => ({ role: 'user', content });
 const assistant = (content: string): ConversationMessage => ({ role: 'assistant', content });
 
 const postgres = usePostgres('postgres-conversation-log');
-
-/** A real pool that counts the pages (queries) and rows `readBackward` fetched through it. */
-function countingPool() {
-  const counted = new pg.Pool(postgres.server.config);
-  const reads = { pages: 0, rows: 0 };
-  const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<pg.QueryResult>;
-  counted.query = (async (...args: unknown[]) => {
-    const result = await query(...args);
-    if (typeof args[0] === 'string' && args[0].startsWith('SELECT seq')) {
-      reads.pages++;
-      reads.rows += result.rows.length;
-    }
-    return result;
-  }) as typeof counted.query;
-  return { pool: counted, reads };
-}
 
 async function openLog(
   conversationId: string,
@@ -86,7 +70,7 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
     await writer.recordCompaction({ retain: '', summary: 'A thousand turns.', keptFrom: 990 });
     await writer.append(...Array.from({ length: 5 }, (_, index) => assistant(`late ${index}`)));
 
-    const { pool: counted, reads } = countingPool();
+    const { pool: counted, reads } = countingPool(postgres.server.config);
     try {
       const reader = await openLog('long', { pool: counted, pageSize: 16 });
       expect(reader.history()).toEqual(writer.history());
@@ -101,7 +85,7 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
   it('stops a read between pages when the signal fires', async () => {
     const writer = await openLog('abort');
     await writer.append(...Array.from({ length: 10 }, (_, index) => user(`m${index}`)));
-    const { pool: counted, reads } = countingPool();
+    const { pool: counted, reads } = countingPool(postgres.server.config);
     try {
       const backend = await PostgresConversationLogBackend.open({
         pool: counted,

@@ -104,3 +104,30 @@ export function usePostgres(file: string): {
   });
   return context;
 }
+
+/** Pages (queries) and rows `readBackward` fetched. */
+export interface ReadCounts {
+  pages: number;
+  rows: number;
+}
+
+/**
+ * A real pool that counts the pages (`SELECT seq …` queries) and rows `readBackward` fetched
+ * through it, into `reads` (pass one object to several pools to add them up).
+ */
+export function countingPool(
+  config: string | pg.PoolConfig,
+  reads: ReadCounts = { pages: 0, rows: 0 },
+): { pool: pg.Pool; reads: ReadCounts } {
+  const pool = new pg.Pool(typeof config === 'string' ? { connectionString: config } : config);
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  pool.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    if (typeof args[0] === 'string' && args[0].startsWith('SELECT seq')) {
+      reads.pages++;
+      reads.rows += result.rows.length;
+    }
+    return result;
+  }) as typeof pool.query;
+  return { pool, reads };
+}
