@@ -49,6 +49,20 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
     expect((await openLog('round-trip')).events.map((event) => event.seq)).toEqual([3, 5, 6, 7]);
   });
 
+  it("opens the backend's conversation, and refuses another id", async () => {
+    const backend = await PostgresConversationLogBackend.open({
+      pool: postgres.pool,
+      conversationId: 'named',
+    });
+    const log = await ConversationLog.open({ backend });
+    expect(log.conversationId).toBe('named');
+    await log.append(user('hi'));
+    expect((await openLog('named')).history()).toEqual([user('hi')]);
+    expect(await errorCode(ConversationLog.open({ backend, conversationId: 'other' }))).toBe(
+      'E_INVALID_ARGUMENT',
+    );
+  });
+
   it('stores each event as the JSON text the JSONL log would hold: NUL, emoji, key order', async () => {
     const log = await openLog('fidelity');
     const content = 'a\u0000b 😀 "quoted" \\ \u2028';

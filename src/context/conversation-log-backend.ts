@@ -26,6 +26,8 @@ export interface LoggedEvent {
  * ```
  */
 export interface ConversationLogBackend {
+  /** The conversation, when the backend is bound to one: `ConversationLog.open` defaults to it. */
+  readonly conversationId?: string;
   /**
    * Appends events, in order, after every event appended before: all or none (when it throws,
    * none of them was recorded, and the log reuses their sequence numbers).

@@ -27,7 +27,10 @@ export interface ConversationLogOptions {
   store?: ArtifactStore;
   /** Where the events go instead of the store's directory (your own database). */
   backend?: ConversationLogBackend;
-  /** Letters, digits, `_` and `-`; default a random UUID. Reopen with the same id to resume. */
+  /**
+   * Letters, digits, `_` and `-`; default the backend's (PostgreSQL's names its conversation),
+   * else a random UUID. Reopen with the same id to resume.
+   */
   conversationId?: string;
   /** `fdatasync` every append to the default JSONL file. Default false. */
   sync?: boolean;
@@ -100,10 +103,18 @@ export class ConversationLog {
    *
    * @throws SpoolforgeError `E_IO` when the default JSONL log cannot be created or opened,
    *   `E_LOG_DAMAGED` for a line that is not an event, `E_ABORTED`; the file is closed again.
+   *   `E_INVALID_ARGUMENT` for a `conversationId` other than the backend's.
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
-    const conversationId = options.conversationId ?? randomUUID();
+    const named = options.backend?.conversationId;
+    const conversationId = options.conversationId ?? named ?? randomUUID();
     checkConversationId(conversationId);
+    if (named !== undefined && named !== conversationId) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `conversationId ${conversationId} is not the backend's conversation, ${named}`,
+      );
+    }
     const { maxResultBytes } = resolveLimits(
       options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes },
     );
@@ -168,6 +179,9 @@ export class ConversationLog {
    * Records messages (assistant replies, user turns, tool results you rendered yourself). A
    * message over `maxResultBytes` without a `ref` is put into the store and recorded bounded,
    * with its `ref` (see {@link ConversationLogOptions.maxResultBytes}).
+   *
+   * @throws SpoolforgeError what the backend throws; then none of the messages is recorded and
+   *   the log is unchanged: `E_CONFLICT` when another writer appended to the conversation first.
    */
   async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
     const recorded: ConversationMessage[] = [];

@@ -39,7 +39,7 @@ export interface PostgresConversationLogOptions {
  * ```ts
  * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
  * const backend = await PostgresConversationLogBackend.open({ pool, conversationId: 'ticket-4812' });
- * await using log = await ConversationLog.open({ backend, conversationId: 'ticket-4812', store });
+ * await using log = await ConversationLog.open({ backend, store }); // conversation ticket-4812
  * await log.append({ role: 'user', content: 'Why did the build fail?' });
  * ```
  */
