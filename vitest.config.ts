@@ -21,6 +21,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./dist/providers/$1/index.js', import.meta.url)),
       },
       {
+        find: /^spoolforge\/postgres$/,
+        replacement: fileURLToPath(new URL('./dist/context/postgres/index.js', import.meta.url)),
+      },
+      {
         find: /^spoolforge\/mcp$/,
         replacement: fileURLToPath(new URL('./dist/mcp/index.js', import.meta.url)),
       },

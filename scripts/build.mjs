@@ -48,6 +48,7 @@ const library = [
   'providers/openai-agents/index',
   'providers/google/index',
   'mcp/index',
+  'context/postgres/index',
   'spool/line-index-worker',
   'grep/grep-scan-worker',
   'grep/regex-worker',

@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { exportNames } from './helpers/export-names.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The run-time export names of `specifier`, sorted, as a fresh Node process imports it. */
 function runTimeExports(specifier: string): string[] {
@@ -181,6 +185,22 @@ describe('the export lists of the built package', () => {
       'listenStreamableHttp',
       'mcpTools',
     ]);
+  });
+
+  it('spoolforge/postgres', () => {
+    expect(runTimeExports('spoolforge/postgres')).toEqual(['PostgresConversationLogBackend']);
+  });
+
+  it('only spoolforge/postgres loads pg, an optional peer dependency', () => {
+    const loadsPg = (specifier: string) => {
+      const check = `import(${JSON.stringify(specifier)}).then(() => console.log(Object.keys(require.cache).some((path) => /[\\/]node_modules[\\/]pg[\\/]/.test(path))))`;
+      const result = spawnSync(process.execPath, ['-e', check], { cwd: root, encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      return result.stdout.trim();
+    };
+    expect(loadsPg('spoolforge')).toBe('false');
+    expect(loadsPg('spoolforge/engine')).toBe('false');
+    expect(loadsPg('spoolforge/postgres')).toBe('true');
   });
 
   it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {

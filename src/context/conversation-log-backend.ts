@@ -26,7 +26,12 @@ export interface LoggedEvent {
  * ```
  */
 export interface ConversationLogBackend {
-  /** Appends events, in order, after every event appended before. */
+  /** The conversation, when the backend is bound to one: `ConversationLog.open` defaults to it. */
+  readonly conversationId?: string;
+  /**
+   * Appends events, in order, after every event appended before: all or none (when it throws,
+   * none of them was recorded, and the log reuses their sequence numbers).
+   */
   append(events: readonly ConversationEvent[], options?: { signal?: AbortSignal }): Promise<void>;
   /** The events newest first, starting before `cursor` (default: after the last one). */
   readBackward(options?: { cursor?: string; signal?: AbortSignal }): AsyncIterable<LoggedEvent>;

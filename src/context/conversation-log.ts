@@ -4,6 +4,7 @@ import { contentText, type ToolCallOutcome } from '../executor/tool-result-conte
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
+import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
 import type {
   CompactionRecord,
@@ -26,7 +27,10 @@ export interface ConversationLogOptions {
   store?: ArtifactStore;
   /** Where the events go instead of the store's directory (your own database). */
   backend?: ConversationLogBackend;
-  /** Letters, digits, `_` and `-`; default a random UUID. Reopen with the same id to resume. */
+  /**
+   * Letters, digits, `_` and `-`; default the backend's (PostgreSQL's names its conversation),
+   * else a random UUID. Reopen with the same id to resume.
+   */
   conversationId?: string;
   /** `fdatasync` every append to the default JSONL file. Default false. */
   sync?: boolean;
@@ -43,15 +47,16 @@ export interface ConversationLogOptions {
 
 type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
 
-const conversationIdPattern = /^[A-Za-z0-9_-]{1,128}$/;
-
 /**
  * An append-only record of a conversation: every message, every tool result (the full output
  * by its `ArtifactStore` id, never a copy), and every compaction. In memory it keeps only the
  * working set, the latest compaction and the events since: opening an existing log reads
  * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
  * rest. {@link ConversationLog.history} is what a projection renders for the next request.
- * One process writes a conversation at a time: sequence numbers are assigned in memory.
+ * One process writes a conversation at a time: sequence numbers are assigned in memory, from
+ * the last one read on open. A backend that keys events by number (PostgreSQL's) turns a second
+ * writer into `E_CONFLICT` on its append: nothing of it was recorded and this log is unchanged;
+ * open the conversation again to see the other writer's events.
  *
  * @example
  * ```ts
@@ -98,13 +103,16 @@ export class ConversationLog {
    *
    * @throws SpoolforgeError `E_IO` when the default JSONL log cannot be created or opened,
    *   `E_LOG_DAMAGED` for a line that is not an event, `E_ABORTED`; the file is closed again.
+   *   `E_INVALID_ARGUMENT` for a `conversationId` other than the backend's.
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
-    const conversationId = options.conversationId ?? randomUUID();
-    if (!conversationIdPattern.test(conversationId)) {
+    const named = options.backend?.conversationId;
+    const conversationId = options.conversationId ?? named ?? randomUUID();
+    checkConversationId(conversationId);
+    if (named !== undefined && named !== conversationId) {
       throw new SpoolforgeError(
         'E_INVALID_ARGUMENT',
-        `conversationId must be 1–128 letters, digits, _ or -: ${JSON.stringify(conversationId)}`,
+        `conversationId ${conversationId} is not the backend's conversation, ${named}`,
       );
     }
     const { maxResultBytes } = resolveLimits(
@@ -171,6 +179,9 @@ export class ConversationLog {
    * Records messages (assistant replies, user turns, tool results you rendered yourself). A
    * message over `maxResultBytes` without a `ref` is put into the store and recorded bounded,
    * with its `ref` (see {@link ConversationLogOptions.maxResultBytes}).
+   *
+   * @throws SpoolforgeError what the backend throws; then none of the messages is recorded and
+   *   the log is unchanged: `E_CONFLICT` when another writer appended to the conversation first.
    */
   async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
     const recorded: ConversationMessage[] = [];
@@ -178,7 +189,7 @@ export class ConversationLog {
     const events = recorded.map(
       (message): MessageEvent => this.#event({ type: 'message', message }),
     );
-    await this.backend.append(events);
+    await this.#write(events);
     this.#events.push(...events);
     return events;
   }
@@ -213,7 +224,7 @@ export class ConversationLog {
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
     const event = this.#event({ type: 'compaction', compaction: record });
-    await this.backend.append([event]);
+    await this.#write([event]);
     this.#compaction = record;
     this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
   }
@@ -262,6 +273,20 @@ export class ConversationLog {
 
   #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
     return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
+  }
+
+  /**
+   * Appends events just numbered. A failed append recorded none of them, so their numbers are
+   * handed out again: a gap would read as a conflict to a backend that checks the sequence.
+   */
+  async #write(events: ConversationEvent[]): Promise<void> {
+    try {
+      await this.backend.append(events);
+    } catch (error) {
+      const first = events[0]?.seq;
+      if (first !== undefined && this.#nextSeq === first + events.length) this.#nextSeq = first;
+      throw error;
+    }
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {

@@ -1,0 +1,241 @@
+import pg from 'pg';
+import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
+import { checkConversationId } from '../conversation-id.js';
+import type { ConversationLogBackend, LoggedEvent } from '../conversation-log-backend.js';
+import type { ConversationEvent } from '../conversation-message.js';
+import { ensureEventTable, quotedTableName } from './event-table.js';
+
+/**
+ * Options for {@link PostgresConversationLogBackend.open}.
+ */
+export interface PostgresConversationLogOptions {
+  /** Your pool: the backend uses it and leaves it open on `close()`. */
+  pool?: pg.Pool;
+  /** Or a connection string or pool config: the backend makes a pool and ends it on `close()`. */
+  connection?: string | pg.PoolConfig;
+  /** The conversation: 1–128 letters, digits, `_` or `-` (the same id as `ConversationLog`'s). */
+  conversationId: string;
+  /**
+   * The table, `name` or `schema.name`, each part a lowercase letter or `_` then up to 62
+   * lowercase letters, digits or `_`. Default `spoolforge_conversation_events`.
+   */
+  table?: string;
+  /** Create the table on open when it does not exist. Default true. */
+  createTable?: boolean;
+  /** Events per `readBackward` query. Default 256. */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A conversation log in PostgreSQL, one row per event keyed by (conversation, seq), for agents
+ * on many machines sharing one database. Each append is one statement (all its events or none)
+ * that lands only right after the last stored event: a second writer of the conversation, or
+ * one that has not read the events appended since it opened, gets `E_CONFLICT` and records
+ * nothing. `readBackward` reads pages of `pageSize` events newest first, so
+ * `ConversationLog.open` on a fresh machine reads the working set, not the conversation.
+ *
+ * @example
+ * ```ts
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const backend = await PostgresConversationLogBackend.open({ pool, conversationId: 'ticket-4812' });
+ * await using log = await ConversationLog.open({ backend, store }); // conversation ticket-4812
+ * await log.append({ role: 'user', content: 'Why did the build fail?' });
+ * ```
+ */
+export class PostgresConversationLogBackend implements ConversationLogBackend {
+  readonly conversationId: string;
+  /** The table, quoted for SQL. */
+  readonly table: string;
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #pageSize: number;
+  #closed = false;
+  /** Appends run one at a time, in call order: two in flight would conflict with each other. */
+  #appending: Promise<void> = Promise.resolve();
+
+  private constructor(init: {
+    conversationId: string;
+    table: string;
+    pool: pg.Pool;
+    ownsPool: boolean;
+    pageSize: number;
+  }) {
+    this.conversationId = init.conversationId;
+    this.table = init.table;
+    this.#pool = init.pool;
+    this.#ownsPool = init.ownsPool;
+    this.#pageSize = init.pageSize;
+  }
+
+  /**
+   * Connects to the conversation's log, creating the table (and its key) on first use, which
+   * concurrent openers may race for.
+   *
+   * @throws SpoolforgeError `E_INVALID_ARGUMENT` for a bad table name, conversation id, page
+   *   size, or neither or both of `pool` and `connection`; `E_IO` when the database cannot be
+   *   reached or the table cannot be created; `E_ABORTED`. A pool it made is ended again.
+   */
+  static async open(
+    options: PostgresConversationLogOptions,
+  ): Promise<PostgresConversationLogBackend> {
+    checkConversationId(options.conversationId);
+    const table = quotedTableName(options.table ?? 'spoolforge_conversation_events');
+    const pageSize = options.pageSize ?? 256;
+    if (!(Number.isSafeInteger(pageSize) && pageSize >= 1)) {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', `pageSize must be 1 or more: ${pageSize}`);
+    }
+    if ((options.pool === undefined) === (options.connection === undefined)) {
+      throw new SpoolforgeError('E_INVALID_ARGUMENT', 'Pass either a pool or a connection');
+    }
+    throwIfAborted(options.signal);
+    const { connection } = options;
+    let pool = options.pool;
+    if (!pool) {
+      pool = new pg.Pool(
+        typeof connection === 'string' ? { connectionString: connection } : connection,
+      );
+      // An idle client whose server went away (a restart, a failover) makes the pool emit
+      // 'error', which would end the process; the next query connects again, or fails as E_IO.
+      pool.on('error', () => undefined);
+    }
+    const backend = new PostgresConversationLogBackend({
+      conversationId: options.conversationId,
+      table,
+      pool,
+      ownsPool: options.pool === undefined,
+      pageSize,
+    });
+    try {
+      if (options.createTable ?? true) await ensureEventTable(pool, table);
+      throwIfAborted(options.signal);
+    } catch (error) {
+      await backend.close().catch(() => undefined);
+      throw error;
+    }
+    return backend;
+  }
+
+  /**
+   * Appends events whose `seq` numbers follow one another and the last stored event's.
+   *
+   * @throws SpoolforgeError `E_CONFLICT` when the conversation's last stored event is not the
+   *   one before `events[0]` (another writer appended, or holds those numbers); `E_IO`.
+   */
+  append(events: readonly ConversationEvent[], options: { signal?: AbortSignal } = {}) {
+    const appended = this.#appending.then(() => this.#insert(events, options.signal));
+    this.#appending = appended.catch(() => undefined);
+    return appended;
+  }
+
+  async *readBackward(
+    options: { cursor?: string; signal?: AbortSignal } = {},
+  ): AsyncIterable<LoggedEvent> {
+    let before = options.cursor === undefined ? undefined : Number(options.cursor);
+    if (before !== undefined && !(Number.isSafeInteger(before) && before >= 0)) {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `Not a cursor of this log: ${options.cursor}`,
+      );
+    }
+    await this.#appending;
+    for (;;) {
+      throwIfAborted(options.signal);
+      this.#throwIfClosed();
+      const { rows } = await this.#query<{ seq: string; event: string }>(
+        `SELECT seq, event::text AS event FROM ${this.table}
+          WHERE conversation_id = $1 AND ($2::bigint IS NULL OR seq < $2)
+          ORDER BY seq DESC LIMIT $3`,
+        [this.conversationId, before ?? null, this.#pageSize],
+        'read',
+      );
+      for (const row of rows) {
+        yield { event: this.#parse(row.event, row.seq), cursor: row.seq };
+      }
+      const last = rows.at(-1);
+      if (rows.length < this.#pageSize || last === undefined) return;
+      before = Number(last.seq);
+    }
+  }
+
+  /** Waits for appends in flight, then ends the pool if the backend made it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#appending;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  async #insert(events: readonly ConversationEvent[], signal: AbortSignal | undefined) {
+    this.#throwIfClosed();
+    throwIfAborted(signal);
+    const first = events[0]?.seq;
+    if (first === undefined) return;
+    events.forEach((event, index) => {
+      if (event.seq !== first + index) {
+        throw new SpoolforgeError(
+          'E_INVALID_ARGUMENT',
+          `Events must be numbered one after another: seq ${event.seq} follows ${first + index - 1}`,
+        );
+      }
+    });
+    // One statement, so one transaction. It inserts only when the stored events end right before
+    // `first`; two writers that both see the same end race for the key of `first`, and the one
+    // that loses waits for the other to commit, then fails with a unique violation.
+    let inserted: number | null;
+    try {
+      ({ rowCount: inserted } = await this.#pool.query(
+        `INSERT INTO ${this.table} (conversation_id, seq, event)
+           SELECT $1, $2::bigint + ordinality - 1, event
+             FROM unnest($3::json[]) WITH ORDINALITY AS appended (event, ordinality)
+            WHERE (SELECT coalesce(max(seq), -1) FROM ${this.table} WHERE conversation_id = $1)
+                  = $2::bigint - 1`,
+        [this.conversationId, first, events.map((event) => JSON.stringify(event))],
+      ));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '23505') throw this.#ioError('append to', error);
+      inserted = 0;
+    }
+    if (inserted !== events.length) {
+      throw new SpoolforgeError(
+        'E_CONFLICT',
+        `Conversation ${this.conversationId}: another writer holds seq ${first} or its events ` +
+          'end elsewhere; nothing was appended. Open the conversation again to read on from its end',
+      );
+    }
+  }
+
+  async #query<Row extends pg.QueryResultRow>(text: string, values: unknown[], what: string) {
+    try {
+      return await this.#pool.query<Row>(text, values);
+    } catch (error) {
+      throw this.#ioError(what, error);
+    }
+  }
+
+  #ioError(what: string, error: unknown): SpoolforgeError {
+    return new SpoolforgeError(
+      'E_IO',
+      `Cannot ${what} the conversation log ${this.conversationId} in ${this.table}`,
+      { cause: error },
+    );
+  }
+
+  #throwIfClosed(): void {
+    if (this.#closed) {
+      throw new SpoolforgeError('E_IO', `Conversation ${this.conversationId}: the log is closed`);
+    }
+  }
+
+  #parse(text: string, seq: string): ConversationEvent {
+    try {
+      return JSON.parse(text) as ConversationEvent;
+    } catch (error) {
+      throw new SpoolforgeError(
+        'E_LOG_DAMAGED',
+        `Conversation ${this.conversationId}: the event at seq ${seq} is not JSON`,
+        { cause: error },
+      );
+    }
+  }
+}
