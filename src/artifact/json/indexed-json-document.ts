@@ -12,8 +12,9 @@ import type {
   LargeJsonEntry,
 } from './json-document.js';
 import { entryPath, largeEntryError } from './json-document.js';
-import { JsonScanError, type JsonScanStart, type JsonType } from './json-scan-types.js';
+import type { JsonScanStart, JsonType } from './json-scan-types.js';
 import { JsonStructureScanner } from './json-structure-scanner.js';
+import { scanJsonStructure } from './scan-json-structure.js';
 
 /** A checkpoint every 64 KiB: reaching any entry reads at most that much before it. */
 const checkpointStride = 64 * 1024;
@@ -107,7 +108,7 @@ export class IndexedJsonDocument implements JsonDocument {
       },
     });
     const { start = 0, byteLength, signal } = options;
-    await scan(reader, scanner, start, byteLength, signal);
+    await scanJsonStructure(reader, scanner, { start, end: byteLength, signal });
     const fields = {
       rootType: scanner.root ?? 'null',
       entryCount: scanner.entryCount,
@@ -272,32 +273,5 @@ export class IndexedJsonDocument implements JsonDocument {
     const problem = problemIn(failure.text);
     const offset = failure.valueStart + Buffer.byteLength(failure.text.slice(0, problem.index));
     return invalidJsonAt(this.#reader, offset, problem.message);
-  }
-}
-
-async function scan(
-  reader: SpoolReader,
-  scanner: JsonStructureScanner,
-  start: number,
-  end: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  let offset = start;
-  try {
-    const chunks = readerChunks(reader, {
-      start,
-      end,
-      reuseBuffers: true,
-      ...(signal ? { signal } : {}),
-    });
-    for await (const chunk of chunks) {
-      if (!scanner.push(chunk, offset)) return;
-      offset += chunk.length;
-    }
-    scanner.end(offset);
-  } catch (error) {
-    if (error instanceof JsonScanError)
-      throw await invalidJsonAt(reader, error.offset, error.message);
-    throw error;
   }
 }
