@@ -24,6 +24,10 @@ export default defineConfig({
         find: /^spoolforge\/mcp$/,
         replacement: fileURLToPath(new URL('./dist/mcp/index.js', import.meta.url)),
       },
+      {
+        find: /^spoolforge\/s3$/,
+        replacement: fileURLToPath(new URL('./dist/s3.js', import.meta.url)),
+      },
     ],
   },
   test: {

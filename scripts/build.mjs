@@ -48,6 +48,7 @@ const library = [
   'providers/openai-agents/index',
   'providers/google/index',
   'mcp/index',
+  's3',
   'spool/line-index-worker',
   'grep/grep-scan-worker',
   'grep/regex-worker',

@@ -15,7 +15,11 @@ import type {
   PutOptions,
   StoredArtifactRecord,
 } from './artifact-store-types.js';
-import { isExpired } from './collect-garbage.js';
+import {
+  defaultGraceMilliseconds,
+  isExpired,
+  removeDeadSpoolDirectories,
+} from './collect-garbage.js';
 import { LocalStoreBackend } from './local-store-backend.js';
 import { msgpack } from './msgpack.js';
 import {
@@ -182,7 +186,10 @@ export class ArtifactStore {
     }
     throwIfAborted(options.signal);
     const { record, lineIndex } = sidecar;
-    const reader = await this.#backend.openData(record.id, options);
+    const reader = await this.#backend.openData(record.id, {
+      ...options,
+      byteLength: record.byteLength,
+    });
     const size = await reader.byteLength().catch(async (error: unknown) => {
       await reader.close?.();
       if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED') throw error;
@@ -271,8 +278,16 @@ export class ArtifactStore {
    * name that is not the store's own. Pids are only meaningful on one host: do not share a
    * store directory between machines or pid namespaces while puts are running.
    */
-  gc(options: GcOptions = {}): Promise<GcReport> {
-    return this.#backend.gc(this.#now(), options);
+  async gc(options: GcOptions = {}): Promise<GcReport> {
+    const report = await this.#backend.gc(this.#now(), options);
+    if (options.spoolDirectory !== undefined) {
+      report.spoolDirectories = await removeDeadSpoolDirectories(
+        options.spoolDirectory,
+        options.graceMilliseconds ?? defaultGraceMilliseconds,
+        options.signal,
+      );
+    }
+    return report;
   }
 
   async #find(idOrName: string): Promise<SidecarHeader | undefined> {

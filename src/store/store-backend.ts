@@ -36,8 +36,14 @@ export interface StoreBackend {
   readSidecar(id: string): Promise<DecodedSidecar | undefined>;
   /** Every sidecar's header, live ones newest first (see `scanListing`). */
   scan(now: number): Promise<SidecarScan>;
-  /** A reader of `id`'s data; missing data shows when it is first read. */
-  openData(id: string, options: { signal?: AbortSignal }): Promise<SpoolReader>;
+  /**
+   * A reader of `id`'s data; missing data shows when it is first read. `byteLength`, when the
+   * caller knows it from the record, may spare a backend requests.
+   */
+  openData(
+    id: string,
+    options: { signal?: AbortSignal; byteLength?: number },
+  ): Promise<SpoolReader>;
   /** The local path of `id`'s data; `E_STORE_NOT_LOCAL` where there is none. */
   dataFile(id: string): string;
   /** A URL that serves `id`'s data without credentials for a while, where the backend has one. */
