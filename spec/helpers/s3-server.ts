@@ -20,6 +20,8 @@ export interface S3Request {
   url: string;
   range: string | undefined;
   ifMatch: string | undefined;
+  /** True once the response has been sent. */
+  finished: boolean;
 }
 
 /** A real S3 server (s3rver) on 127.0.0.1 with one bucket, and what it was asked. */
@@ -66,11 +68,16 @@ export async function startS3Server(): Promise<S3TestServer> {
   const requests: S3Request[] = [];
   let bytes = 0;
   server.httpServer.on('request', (request: IncomingMessage, response) => {
-    requests.push({
+    const logged: S3Request = {
       method: request.method ?? '',
       url: request.url ?? '',
       range: request.headers.range,
       ifMatch: request.headers['if-match'],
+      finished: false,
+    };
+    requests.push(logged);
+    response.on('finish', () => {
+      logged.finished = true;
     });
     const write = response.write.bind(response);
     const end = response.end.bind(response);
