@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SpooledArtifact } from 'spoolforge';
+import { ConversationLog, SpooledArtifact } from 'spoolforge';
 import { openS3ArtifactStore } from 'spoolforge/s3';
 import { describe, expect, it } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
@@ -55,6 +55,9 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
       'E_STORE_NOT_LOCAL',
     );
     expect(await errorCode(Promise.resolve().then(() => store.dataFile(record.id)))).toBe(
+      'E_STORE_NOT_LOCAL',
+    );
+    expect(await errorCode(ConversationLog.open({ store, conversationId: 'c-1' }))).toBe(
       'E_STORE_NOT_LOCAL',
     );
     expect(await store.delete('greek')).toBe(true);
@@ -127,6 +130,19 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
     const key = `${prefixOf(store)}objects/${record.id}.data`;
     await putObject(s3(), key, Buffer.alloc(record.byteLength, 'x')); // same length, new ETag
     expect(await errorCode(artifact.tail(1))).toBe('E_REMOTE_CHANGED');
+  });
+
+  it('aborts the upload of the last parts when the signal comes after the source ended', async () => {
+    const store = await openStore();
+    const controller = new AbortController();
+    async function* ending() {
+      yield* numberedLines(100_000); // 10 MiB: two parts, the last sent after the source ends
+      setImmediate(() => controller.abort());
+    }
+    expect(await errorCode(store.put(ending(), { signal: controller.signal }))).toBe('E_ABORTED');
+    expect(await store.list()).toEqual([]);
+    const keys = await listKeys(s3(), prefixOf(store));
+    expect(keys.filter((key) => key.includes('/objects/'))).toEqual([]);
   });
 
   it('leaves nothing visible when a put is aborted midway; gc removes its marker', async () => {

@@ -186,10 +186,8 @@ export class ArtifactStore {
     }
     throwIfAborted(options.signal);
     const { record, lineIndex } = sidecar;
-    const reader = await this.#backend.openData(record.id, {
-      ...options,
-      byteLength: record.byteLength,
-    });
+    // Not bound to `options.signal`: the artifact outlives this call (a timeout on get()).
+    const reader = await this.#backend.openData(record.id, { byteLength: record.byteLength });
     const size = await reader.byteLength().catch(async (error: unknown) => {
       await reader.close?.();
       if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED') throw error;

@@ -69,7 +69,8 @@ export class S3StoreBackend implements StoreBackend {
 
   async writeSidecar(id: string, bytes: Uint8Array): Promise<void> {
     await this.#objects.put(this.#keys.object(id, 'sidecar'), bytes, 'application/msgpack');
-    await this.#settle(id, (marker) => marker.finish());
+    // The artifact is complete: a marker that cannot be deleted now goes stale for gc.
+    await this.#settle(id, (marker) => marker.finish().catch(() => marker.stop()));
   }
 
   async remove(id: string): Promise<void> {

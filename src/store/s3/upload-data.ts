@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { AbortMultipartUploadCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { SpoolSource } from '../../artifact/spool.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { type IngestedSource, ingestSource } from '../ingest-source.js';
 import { isS3NotFound, s3Error } from './s3-error.js';
 import type { S3Keys } from './s3-keys.js';
@@ -53,6 +54,9 @@ export async function uploadData(options: {
     abortController: controller,
   });
   marker.uploadId = () => upload.uploadId;
+  // The signal also stops the last parts, after the source has ended.
+  const stop = () => controller.abort();
+  signal?.addEventListener('abort', stop, { once: true });
   const done = upload.done();
   done.catch(() => undefined); // awaited below; a failure meanwhile must not go unhandled
   const write = async (bytes: Uint8Array) => {
@@ -78,7 +82,11 @@ export async function uploadData(options: {
     await objects.delete(key).catch(() => undefined);
     if (undone) await marker.finish().catch(() => undefined);
     else await marker.abandon();
-    throw s3Error(error, `Uploading ${objects.url(key)}`);
+    throw signal?.aborted
+      ? new SpoolforgeError('E_ABORTED', `Uploading ${objects.url(key)}: aborted`)
+      : s3Error(error, `Uploading ${objects.url(key)}`);
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
 }
 
