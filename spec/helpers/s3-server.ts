@@ -22,6 +22,8 @@ export interface S3Request {
   ifMatch: string | undefined;
   /** True once the response has been sent. */
   finished: boolean;
+  /** The names of its `x-amz-checksum-*` and `x-amz-sdk-checksum-*` headers. */
+  checksumHeaders: string[];
 }
 
 /** A real S3 server (s3rver) on 127.0.0.1 with one bucket, and what it was asked. */
@@ -74,6 +76,9 @@ export async function startS3Server(): Promise<S3TestServer> {
       range: request.headers.range,
       ifMatch: request.headers['if-match'],
       finished: false,
+      checksumHeaders: Object.keys(request.headers).filter((name) =>
+        /^x-amz-(?:sdk-)?checksum-/.test(name),
+      ),
     };
     requests.push(logged);
     response.on('finish', () => {

@@ -67,6 +67,28 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
     expect(await store.delete(record.id)).toBe(false);
   });
 
+  it('builds a client without the default checksums S3-compatible servers refuse', async () => {
+    const store = await openStore();
+    const prefix = prefixOf(store);
+    const sent = () => s3().requests.filter((request) => request.url.includes(prefix));
+    await store.put('checked\n', { name: 'plain' });
+    expect(sent().length).toBeGreaterThan(0);
+    expect(sent().flatMap((request) => request.checksumHeaders)).toEqual([]);
+    // The SDK's own default would have sent them:
+    await putObject(s3(), `${prefix}raw.txt`, 'raw\n');
+    expect(sent().at(-1)?.checksumHeaders).not.toEqual([]);
+  });
+
+  it('checks the bucket and its options when opened', async () => {
+    const server = s3();
+    const { clientConfig } = server;
+    expect(await errorCode(openS3ArtifactStore({ bucket: 'no-such-bucket', clientConfig }))).toBe(
+      'E_REMOTE_NOT_FOUND',
+    );
+    const small = openS3ArtifactStore({ bucket: server.bucket, clientConfig, partSize: 1024 });
+    expect(await errorCode(small)).toBe('E_INVALID_ARGUMENT');
+  });
+
   it('finds the newest by name, and hides and collects expired artifacts', async () => {
     let now = 1_000_000;
     const store = await openStore({ now: () => now });
