@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import type { ArtifactKind } from '../artifact/kinds/artifact-kind.js';
 import { type ArtifactKinds, labelKind } from '../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
@@ -36,7 +35,8 @@ import type { StoreBackend } from './store-backend.js';
  * crash-safe: data and then a msgpack sidecar are each written to a temp file, fsynced and
  * renamed), and any process can `get` it back by id or name with its line index restored, so
  * even a tail of a multi-GB artifact reads only a few KiB. Artifacts may expire (`ttl`); `gc`
- * removes expired artifacts and what crashed writers left behind.
+ * removes expired artifacts and what crashed writers left behind. The same API runs on a bucket
+ * of S3-compatible storage, shared by many machines: `openS3ArtifactStore` of `spoolforge/s3`.
  *
  * @example
  * ```ts
@@ -113,42 +113,38 @@ export class ArtifactStore {
     const id = newArtifactId();
     const backend = this.#backend;
     const ingested = await backend.writeData(id, source, signal);
-    const { lineIndex, head } = ingested;
-    let kind: ArtifactKind;
     try {
-      kind = kinds.resolve({
+      const { lineIndex, head } = ingested;
+      const kind = kinds.resolve({
         kind: options.kind,
         mediaType: options.mediaType,
         head,
         complete: lineIndex.byteLength <= sniffBytes,
       });
-    } catch (error) {
-      await backend.remove(id); // a kind's sniffer may throw: no data without a record
-      throw error;
-    }
-    const createdAt = this.#now();
-    const record: StoredArtifactRecord = {
-      id,
-      name: options.name,
-      kind: kind.name,
-      mediaType: options.mediaType ?? kind.mediaType,
-      byteLength: lineIndex.byteLength,
-      lineCount: lineIndex.lineCount,
-      createdAt,
-      // Infinity, or an expiry past what a Date holds, is never.
-      expiresAt:
-        ttl === undefined || createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl,
-      metadata,
-      sha256: ingested.sha256,
-    };
-    const sidecar = encodeSidecar({ record, writtenAt: preciseNow() }, lineIndex.snapshot());
-    try {
+      const createdAt = this.#now();
+      const record: StoredArtifactRecord = {
+        id,
+        name: options.name,
+        kind: kind.name,
+        mediaType: options.mediaType ?? kind.mediaType,
+        byteLength: lineIndex.byteLength,
+        lineCount: lineIndex.lineCount,
+        createdAt,
+        // Infinity, or an expiry past what a Date holds, is never.
+        expiresAt:
+          ttl === undefined || createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl,
+        metadata,
+        sha256: ingested.sha256,
+      };
+      const sidecar = encodeSidecar({ record, writtenAt: preciseNow() }, lineIndex.snapshot());
       await backend.writeSidecar(id, sidecar);
+      return record;
     } catch (error) {
-      await backend.remove(id).catch(() => undefined); // the write's failure is the one to report
+      // A kind's sniffer may throw, a write may fail: no data without a record. The first
+      // failure is the one to report.
+      await backend.remove(id).catch(() => undefined);
       throw error;
     }
-    return record;
   }
 
   /**
