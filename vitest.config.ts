@@ -28,6 +28,10 @@ export default defineConfig({
         find: /^spoolforge\/mcp$/,
         replacement: fileURLToPath(new URL('./dist/mcp/index.js', import.meta.url)),
       },
+      {
+        find: /^spoolforge\/s3$/,
+        replacement: fileURLToPath(new URL('./dist/store/s3/index.js', import.meta.url)),
+      },
     ],
   },
   test: {

@@ -49,6 +49,7 @@ const library = [
   'providers/google/index',
   'mcp/index',
   'context/postgres/index',
+  'store/s3/index',
   'spool/line-index-worker',
   'grep/grep-scan-worker',
   'grep/regex-worker',

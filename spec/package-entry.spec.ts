@@ -17,6 +17,7 @@ describe('the built package', () => {
     ['spoolforge/ai-sdk', 'spoolforgeToolSet'],
     ['spoolforge/openai-agents', 'spoolforgeAgentTools'],
     ['spoolforge/mcp', 'mcpTools'],
+    ['spoolforge/s3', 'openS3ArtifactStore'],
   ])(
     '%s loads with import and with require (no top-level await in its graph)',
     (specifier, name) => {
@@ -103,6 +104,9 @@ describe('importing the package', () => {
         '@msgpack/msgpack',
         'send',
         'fast-glob',
+        '@aws-sdk/client-s3',
+        '@aws-sdk/lib-storage',
+        '@aws-sdk/s3-request-presigner',
       ]) {
         expect(loaded).not.toContain(lazy);
       }

@@ -203,6 +203,10 @@ describe('the export lists of the built package', () => {
     expect(loadsPg('spoolforge/postgres')).toBe('true');
   });
 
+  it('spoolforge/s3', () => {
+    expect(runTimeExports('spoolforge/s3')).toEqual(['openS3ArtifactStore']);
+  });
+
   it('no run-time value is exported by both spoolforge and spoolforge/engine', () => {
     const engine = new Set(runTimeExports('spoolforge/engine'));
     expect(runTimeExports('spoolforge').filter((name) => engine.has(name))).toEqual([]);

@@ -15,6 +15,7 @@ import {
   sendForbidden,
 } from './request-gate.js';
 import { serveArtifactBody } from './serve-artifact-body.js';
+import { serveRemoteArtifactBody } from './serve-remote-artifact-body.js';
 import {
   type PageFrame,
   renderArtifactPage,
@@ -62,6 +63,13 @@ export interface ArtifactHandlerOptions {
    * 403, a throw is a failure like any other (500, or `next(error)`).
    */
   authorize?: ArtifactAuthorizer;
+  /**
+   * How the body of an artifact in a remote store (S3) is served: `'proxy'` streams it through
+   * this server with Range (ranged GETs pinned to the object's ETag), `'redirect'` answers 302
+   * to a presigned URL valid for 5 minutes (the client then needs to reach the bucket). A local
+   * store's files are always sent directly. Default `'proxy'`.
+   */
+  remoteBody?: 'proxy' | 'redirect';
 }
 
 /** What a refused grep is told to wait: about what a regex scan may take before it gives up. */
@@ -189,6 +197,14 @@ export function createArtifactHandler(
           const record = await store.info(route.idOrName);
           if (record === undefined)
             return sendJsonError(request, response, 404, 'Artifact not found');
+          if (!store.isLocal) {
+            const redirect = options.remoteBody === 'redirect';
+            return await serveRemoteArtifactBody(request, response, record, {
+              store,
+              redirect,
+              signal,
+            });
+          }
           return await serveArtifactBody(request, response, record, store.dataFile(record.id));
         }
         case 'view':

@@ -77,13 +77,7 @@ export async function serveArtifactBody(
 ): Promise<void> {
   // Loaded on first use: a process that never serves an artifact does not pay its ~10 MiB.
   const { default: send } = await import('send');
-  response.setHeader('Content-Type', bodyContentType(record));
-  response.setHeader('ETag', `"${record.sha256}"`);
-  response.setHeader('Cache-Control', 'private, no-cache');
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Content-Disposition', contentDisposition(record));
-  response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-  response.setHeader('Referrer-Policy', 'no-referrer');
+  setBodyHeaders(response, record);
   const range = request.headers.range;
   if (range !== undefined) request.headers.range = clampSuffixRanges(range, record.byteLength);
   // The path handed to send is the store's own file name, URL-encoded as send expects; `root`
@@ -110,6 +104,25 @@ export async function serveArtifactBody(
       });
     })
     .pipe(response);
+}
+
+/**
+ * The headers of every body response: the record's SHA-256 as a strong ETag, the Content-Type,
+ * and a sandboxing CSP so a stored HTML page cannot run script on this origin.
+ *
+ * @example
+ * ```ts
+ * setBodyHeaders(response, record);
+ * ```
+ */
+export function setBodyHeaders(response: ServerResponse, record: StoredArtifactRecord): void {
+  response.setHeader('Content-Type', bodyContentType(record));
+  response.setHeader('ETag', `"${record.sha256}"`);
+  response.setHeader('Cache-Control', 'private, no-cache');
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Content-Disposition', contentDisposition(record));
+  response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  response.setHeader('Referrer-Policy', 'no-referrer');
 }
 
 /**

@@ -37,6 +37,7 @@ export type SpoolforgeErrorCode =
   | 'E_REMOTE_NOT_FOUND'
   | 'E_REMOTE_RANGE_UNSUPPORTED'
   | 'E_SPOOL_CLOSED'
+  | 'E_STORE_NOT_LOCAL'
   | 'E_TOOL_ALREADY_REGISTERED'
   | 'E_TOOL_FAILED'
   | 'E_UNKNOWN_TOOL';

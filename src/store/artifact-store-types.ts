@@ -112,10 +112,23 @@ export interface GcOptions {
 export interface GcReport {
   /** Ids of artifacts past their `expiresAt`. */
   expired: string[];
-  /** Paths of data files without a sidecar, or sidecars without data. */
+  /** Paths (S3: keys) of data files without a sidecar, or sidecars without data. */
   orphans: string[];
-  /** Paths of temp files of puts that never finished. */
+  /**
+   * Paths of temp files of puts that never finished; in an S3 store, keys of the markers
+   * (`uploads/<id>.json`) of puts whose heartbeat stopped.
+   */
   temporary: string[];
   /** Paths of spool directories of processes that are gone. */
   spoolDirectories: string[];
+  /**
+   * S3 only: ids of the multipart uploads aborted, of puts whose heartbeat stopped and, where
+   * the server lists uploads, of unmarked ones under the prefix older than a day.
+   */
+  abortedUploads?: string[];
+  /**
+   * S3 only: ids of multipart uploads the server refused (or failed) to abort; their parts stay
+   * until a bucket lifecycle rule removes them.
+   */
+  unabortedUploads?: string[];
 }

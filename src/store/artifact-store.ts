@@ -1,14 +1,11 @@
-import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ArtifactKind } from '../artifact/kinds/artifact-kind.js';
 import { type ArtifactKinds, labelKind } from '../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
-import { writeFully } from '../spool/file-io.js';
-import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
 import { isArtifactId, newArtifactId } from './artifact-id.js';
 import type {
   ArtifactStoreOptions,
@@ -17,27 +14,29 @@ import type {
   PutOptions,
   StoredArtifactRecord,
 } from './artifact-store-types.js';
-import { collectGarbage, isExpired } from './collect-garbage.js';
-import { syncDirectory, writeThenRename } from './durable-files.js';
-import { ingestSource } from './ingest-source.js';
+import {
+  defaultGraceMilliseconds,
+  isExpired,
+  removeDeadSpoolDirectories,
+} from './collect-garbage.js';
+import { LocalStoreBackend } from './local-store-backend.js';
 import { msgpack } from './msgpack.js';
 import {
+  type DecodedSidecar,
   encodeSidecar,
   lastDateMilliseconds,
-  readSidecar,
-  readSidecarHeader,
   type SidecarHeader,
 } from './sidecar.js';
-import { newestNamed, scanSidecars } from './sidecar-scan.js';
-import { createStoreDirectories } from './store-directories.js';
-import { StorePaths } from './store-paths.js';
+import { newestNamed } from './sidecar-scan.js';
+import type { StoreBackend } from './store-backend.js';
 
 /**
  * A directory of artifacts that outlive the process: `put` streams a source in (bounded memory,
  * crash-safe: data and then a msgpack sidecar are each written to a temp file, fsynced and
  * renamed), and any process can `get` it back by id or name with its line index restored, so
  * even a tail of a multi-GB artifact reads only a few KiB. Artifacts may expire (`ttl`); `gc`
- * removes expired artifacts and what crashed writers left behind.
+ * removes expired artifacts and what crashed writers left behind. The same API runs on a bucket
+ * of S3-compatible storage, shared by many machines: `openS3ArtifactStore` of `spoolforge/s3`.
  *
  * @example
  * ```ts
@@ -48,17 +47,14 @@ import { StorePaths } from './store-paths.js';
  * ```
  */
 export class ArtifactStore {
-  /** The store's root, absolute. */
-  readonly directory: string;
-  readonly #paths: StorePaths;
+  readonly #backend: StoreBackend;
   readonly #defaultTtl: number | undefined;
   /** The kinds `put` records and `get` opens (unless a call passes its own). */
   readonly kinds: ArtifactKinds;
   readonly #now: () => number;
 
-  private constructor(directory: string, options: ArtifactStoreOptions) {
-    this.directory = directory;
-    this.#paths = new StorePaths(directory);
+  private constructor(backend: StoreBackend, options: ArtifactStoreOptions) {
+    this.#backend = backend;
     this.#defaultTtl = checkTtl(options.defaultTtl);
     this.kinds = options.kinds ?? defaultArtifactKinds;
     this.#now = options.now ?? Date.now;
@@ -70,9 +66,35 @@ export class ArtifactStore {
    * its `cause`.
    */
   static async open(directory: string, options: ArtifactStoreOptions = {}): Promise<ArtifactStore> {
-    const store = new ArtifactStore(resolve(directory), options);
-    await createStoreDirectories(store.#paths);
-    return store;
+    return new ArtifactStore(await LocalStoreBackend.open(resolve(directory)), options);
+  }
+
+  /**
+   * A store over another backend (object storage); `openS3ArtifactStore` of `spoolforge/s3`
+   * builds one.
+   */
+  static fromBackend(backend: StoreBackend, options: ArtifactStoreOptions = {}): ArtifactStore {
+    return new ArtifactStore(backend, options);
+  }
+
+  /**
+   * The store's root, absolute. A store whose artifacts are not local files (S3) has none:
+   * `E_STORE_NOT_LOCAL`.
+   */
+  get directory(): string {
+    const { directory } = this.#backend;
+    if (directory === undefined) throw notLocal(this.#backend.label, 'a directory');
+    return directory;
+  }
+
+  /** True when artifacts are files under {@link ArtifactStore.directory}. */
+  get isLocal(): boolean {
+    return this.#backend.directory !== undefined;
+  }
+
+  /** The store's directory, or its `s3://bucket/prefix` URL. */
+  get location(): string {
+    return this.#backend.label;
   }
 
   /**
@@ -89,53 +111,40 @@ export class ArtifactStore {
     checkEncodable(metadata);
     throwIfAborted(signal);
     const id = newArtifactId();
-    const paths = this.#paths;
-    const dataPath = paths.file(id, 'data');
-    const sidecarPath = paths.file(id, 'sidecar');
-    const ingested = await writeThenRename(paths.temporaryFile(id, 'data'), dataPath, (handle) =>
-      ingestSource(source, handle, signal === undefined ? {} : { signal }),
-    );
-    const { lineIndex, head } = ingested;
-    let kind: ArtifactKind;
+    const backend = this.#backend;
+    const ingested = await backend.writeData(id, source, signal);
     try {
-      kind = kinds.resolve({
+      const { lineIndex, head } = ingested;
+      const kind = kinds.resolve({
         kind: options.kind,
         mediaType: options.mediaType,
         head,
         complete: lineIndex.byteLength <= sniffBytes,
       });
+      const createdAt = this.#now();
+      const record: StoredArtifactRecord = {
+        id,
+        name: options.name,
+        kind: kind.name,
+        mediaType: options.mediaType ?? kind.mediaType,
+        byteLength: lineIndex.byteLength,
+        lineCount: lineIndex.lineCount,
+        createdAt,
+        // Infinity, or an expiry past what a Date holds, is never.
+        expiresAt:
+          ttl === undefined || createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl,
+        metadata,
+        sha256: ingested.sha256,
+      };
+      const sidecar = encodeSidecar({ record, writtenAt: preciseNow() }, lineIndex.snapshot());
+      await backend.writeSidecar(id, sidecar);
+      return record;
     } catch (error) {
-      await rm(dataPath, { force: true }); // a kind's sniffer may throw: no data without a record
+      // A kind's sniffer may throw, a write may fail: no data without a record. The first
+      // failure is the one to report.
+      await backend.remove(id).catch(() => undefined);
       throw error;
     }
-    const createdAt = this.#now();
-    const record: StoredArtifactRecord = {
-      id,
-      name: options.name,
-      kind: kind.name,
-      mediaType: options.mediaType ?? kind.mediaType,
-      byteLength: lineIndex.byteLength,
-      lineCount: lineIndex.lineCount,
-      createdAt,
-      // Infinity, or an expiry past what a Date holds, is never.
-      expiresAt:
-        ttl === undefined || createdAt + ttl > lastDateMilliseconds ? undefined : createdAt + ttl,
-      metadata,
-      sha256: ingested.sha256,
-    };
-    const sidecar = encodeSidecar({ record, writtenAt: preciseNow() }, lineIndex.snapshot());
-    try {
-      await syncDirectory(paths.objects); // the data's rename is durable before the sidecar's
-      await writeThenRename(paths.temporaryFile(id, 'sidecar'), sidecarPath, (handle) =>
-        writeFully(handle, sidecar, 0),
-      );
-      await syncDirectory(paths.objects);
-    } catch (error) {
-      await rm(sidecarPath, { force: true });
-      await rm(dataPath, { force: true });
-      throw error;
-    }
-    return record;
   }
 
   /**
@@ -160,12 +169,12 @@ export class ArtifactStore {
   ): Promise<SpooledArtifact> {
     throwIfAborted(options.signal);
     // By id the sidecar is read once; by name, headers find the newest, then its sidecar.
-    const live = (found: Awaited<ReturnType<typeof readSidecar>>) =>
+    const live = (found: DecodedSidecar | undefined) =>
       found && !isExpired(found.record, this.#now()) ? found : undefined;
-    const read = (id: string) => readSidecar(this.#sidecarPath(id), id);
+    const read = (id: string) => this.#backend.readSidecar(id);
     let sidecar = isArtifactId(idOrName) ? live(await read(idOrName)) : undefined;
     if (!sidecar) {
-      const named = newestNamed(await scanSidecars(this.#paths, this.#now()), idOrName);
+      const named = newestNamed(await this.#backend.scan(this.#now()), idOrName);
       sidecar = named && live(await read(named.record.id));
     }
     if (!sidecar) {
@@ -173,9 +182,11 @@ export class ArtifactStore {
     }
     throwIfAborted(options.signal);
     const { record, lineIndex } = sidecar;
-    const reader = new FileSpoolReader(this.dataFile(record.id));
+    // Not bound to `options.signal`: the artifact outlives this call (a timeout on get()).
+    const reader = await this.#backend.openData(record.id, { byteLength: record.byteLength });
     const size = await reader.byteLength().catch(async (error: unknown) => {
-      await reader.close();
+      await reader.close?.();
+      if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED') throw error;
       throw new SpoolforgeError(
         'E_ARTIFACT_DAMAGED',
         `Artifact ${record.id} has lost its data file`,
@@ -185,7 +196,7 @@ export class ArtifactStore {
       );
     });
     if (size !== record.byteLength) {
-      await reader.close();
+      await reader.close?.();
       throw new SpoolforgeError(
         'E_ARTIFACT_DAMAGED',
         `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
@@ -202,7 +213,7 @@ export class ArtifactStore {
 
   /** The live artifacts (complete and unexpired), newest first; damaged sidecars are skipped. */
   async list(): Promise<StoredArtifactRecord[]> {
-    return (await scanSidecars(this.#paths, this.#now())).live.map((header) => header.record);
+    return (await this.#backend.scan(this.#now())).live.map((header) => header.record);
   }
 
   /**
@@ -220,14 +231,37 @@ export class ArtifactStore {
       throw error;
     });
     if (!found) return false;
-    await rm(this.#sidecarPath(found.record.id), { force: true });
-    await rm(this.dataFile(found.record.id), { force: true });
+    await this.#backend.remove(found.record.id);
     return true;
   }
 
-  /** The absolute path of an artifact's data file (which may not exist); ids only, no names. */
+  /**
+   * The absolute path of an artifact's data file (which may not exist); ids only, no names. A
+   * store whose artifacts are not local files: `E_STORE_NOT_LOCAL`.
+   */
   dataFile(id: string): string {
-    return this.#paths.file(checkId(id), 'data');
+    checkId(id);
+    if (!this.isLocal) throw notLocal(this.#backend.label, 'data files');
+    return this.#backend.dataFile(id);
+  }
+
+  /**
+   * A reader of an artifact's raw bytes by id, for serving ranges: no sidecar is read, and a
+   * missing artifact fails on the first read.
+   */
+  openData(id: string, options: { signal?: AbortSignal } = {}): Promise<SpoolReader> {
+    return this.#backend.openData(checkId(id), options);
+  }
+
+  /**
+   * A URL that serves an artifact's bytes without credentials for `expiresInSeconds` (a
+   * presigned GET), where the backend has one; `undefined` for a local store.
+   */
+  async dataUrl(
+    id: string,
+    options: { expiresInSeconds?: number } = {},
+  ): Promise<string | undefined> {
+    return this.#backend.dataUrl?.(checkId(id), options);
   }
 
   /**
@@ -238,26 +272,37 @@ export class ArtifactStore {
    * name that is not the store's own. Pids are only meaningful on one host: do not share a
    * store directory between machines or pid namespaces while puts are running.
    */
-  gc(options: GcOptions = {}): Promise<GcReport> {
-    return collectGarbage(this.#paths, this.#now(), options);
-  }
-
-  #sidecarPath(id: string): string {
-    return this.#paths.file(checkId(id), 'sidecar');
+  async gc(options: GcOptions = {}): Promise<GcReport> {
+    const report = await this.#backend.gc(this.#now(), options);
+    if (options.spoolDirectory !== undefined) {
+      report.spoolDirectories = await removeDeadSpoolDirectories(
+        options.spoolDirectory,
+        options.graceMilliseconds ?? defaultGraceMilliseconds,
+        options.signal,
+      );
+    }
+    return report;
   }
 
   async #find(idOrName: string): Promise<SidecarHeader | undefined> {
     if (isArtifactId(idOrName)) {
-      const header = await readSidecarHeader(this.#sidecarPath(idOrName), idOrName);
+      const header = await this.#backend.readSidecarHeader(idOrName);
       if (header && !isExpired(header.record, this.#now())) return header;
     }
-    return newestNamed(await scanSidecars(this.#paths, this.#now()), idOrName);
+    return newestNamed(await this.#backend.scan(this.#now()), idOrName);
   }
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, to order puts within one `createdAt`. */
 function preciseNow(): number {
   return performance.timeOrigin + performance.now();
+}
+
+function notLocal(label: string, what: string): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_STORE_NOT_LOCAL',
+    `The artifact store ${label} keeps its artifacts remotely: it has no ${what}`,
+  );
 }
 
 function checkId(id: string): string {

@@ -86,13 +86,6 @@ export async function collectGarbage(
     await rm(path, { force: true });
     report.temporary.push(path);
   }
-  if (options.spoolDirectory !== undefined) {
-    report.spoolDirectories = await removeDeadSpoolDirectories(
-      options.spoolDirectory,
-      grace,
-      signal,
-    );
-  }
   return report;
 }
 
@@ -124,7 +117,16 @@ async function storeFiles(paths: StorePaths) {
   return { sidecars, data, temporary };
 }
 
-async function removeDeadSpoolDirectories(
+/**
+ * Removes the private spool directories (`spoolforge-<pid>-*`) of dead processes directly under
+ * `parent`, untouched for `grace` ms; returns their paths.
+ *
+ * @example
+ * ```ts
+ * const removed = await removeDeadSpoolDirectories(os.tmpdir(), 60_000, signal);
+ * ```
+ */
+export async function removeDeadSpoolDirectories(
   parent: string,
   grace: number,
   signal: AbortSignal | undefined,
@@ -151,8 +153,15 @@ async function removeDeadSpoolDirectories(
   return removed;
 }
 
-/** `null` for a damaged sidecar; `undefined` (skip it this time) for any other failure. */
-function damagedOrSkipped(error: unknown): null | undefined {
+/**
+ * `null` for a damaged sidecar; `undefined` (skip it this time) for any other failure.
+ *
+ * @example
+ * ```ts
+ * const header = await readSidecarHeader(path, id).catch(damagedOrSkipped);
+ * ```
+ */
+export function damagedOrSkipped(error: unknown): null | undefined {
   return SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_DAMAGED'
     ? null
     : undefined;

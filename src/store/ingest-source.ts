@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
 import { abortable } from '../shared/abortable.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
 import { LineIndex } from '../spool/line-index.js';
-import { PageCacheWriter } from '../spool/page-cache-writer.js';
 
 /**
  * What {@link ingestSource} learnt while the bytes went by.
  *
  * @example
  * ```ts
- * const { lineIndex, sha256, head } = await ingestSource(source, handle);
+ * const { lineIndex, sha256, head } = await ingestSource(source, (bytes, at) => writer.write(bytes, at));
  * ```
  */
 export interface IngestedSource {
@@ -25,25 +23,30 @@ export interface IngestedSource {
 }
 
 /**
- * Streams a source into an open file one chunk at a time (memory stays at one chunk plus the
- * 64 KiB head), building the line index and the SHA-256 as the bytes pass. Strings are UTF-8
+ * Writes one chunk at its byte offset; the next chunk waits until it resolves (backpressure).
+ */
+export type IngestSink = (bytes: Uint8Array, offset: number) => Promise<void>;
+
+/**
+ * Streams a source into a sink (an open file, an upload) one chunk at a time (memory stays at
+ * one chunk plus the 64 KiB head), building the line index and the SHA-256 as the bytes pass. Strings are UTF-8
  * encoded, a surrogate pair split across two string chunks kept whole. Aborting rejects with
  * `E_ABORTED` at once, even while the source is silent, and lets the source release what it holds.
  *
  * @example
  * ```ts
- * const ingested = await ingestSource(createReadStream('build.log'), handle, { signal });
+ * const writer = new PageCacheWriter(handle);
+ * const ingested = await ingestSource(createReadStream('build.log'), (bytes, at) => writer.write(bytes, at), { signal });
  * ingested.lineIndex.lineCount;
  * ```
  */
 export async function ingestSource(
   source: SpoolSource,
-  handle: FileHandle,
+  write: IngestSink,
   options: { signal?: AbortSignal } = {},
 ): Promise<IngestedSource> {
   const { signal } = options;
   const lineIndex = new LineIndex();
-  const writer = new PageCacheWriter(handle);
   const hash = createHash('sha256');
   const head = Buffer.allocUnsafe(sniffBytes);
   let headLength = 0;
@@ -53,7 +56,7 @@ export async function ingestSource(
     const headPart = bytes.subarray(0, head.length - headLength);
     head.set(headPart, headLength);
     headLength += headPart.length;
-    await writer.write(bytes, lineIndex.byteLength);
+    await write(bytes, lineIndex.byteLength);
     hash.update(bytes);
     lineIndex.append(bytes);
   };

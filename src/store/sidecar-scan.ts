@@ -31,6 +31,16 @@ export interface SidecarScan {
 }
 
 /**
+ * Where a scan finds sidecars: their ids, how to read one's header, and, for a damaged one,
+ * when it was written and the name it still claims (`undefined` when it is gone meanwhile).
+ */
+export interface SidecarListing {
+  ids: string[];
+  readHeader(id: string): Promise<SidecarHeader | undefined>;
+  describeDamaged(id: string): Promise<Omit<DamagedSidecar, 'id'> | undefined>;
+}
+
+/**
  * Reads every sidecar header of the store: the readable and unexpired ones newest first (by
  * `createdAt`, then `writtenAt`), and those that fail their checks. A sidecar that cannot be
  * read for another reason (EMFILE, removed meanwhile) is skipped.
@@ -46,17 +56,40 @@ export async function scanSidecars(paths: StorePaths, now: number): Promise<Side
     const object = StorePaths.parseObjectName(name);
     if (object?.role === 'sidecar') ids.push(object.id);
   }
+  return scanListing(
+    {
+      ids,
+      readHeader: (id) => readSidecarHeader(paths.file(id, 'sidecar'), id),
+      describeDamaged: async (id) => {
+        const path = paths.file(id, 'sidecar');
+        const stats = await stat(path).catch(() => undefined);
+        return stats && { writtenAt: stats.mtimeMs, name: await claimedName(path) };
+      },
+    },
+    now,
+  );
+}
+
+/**
+ * {@link scanSidecars} over any listing, a bounded number of headers read at once.
+ *
+ * @example
+ * ```ts
+ * const scan = await scanListing({ ids, readHeader, describeDamaged }, Date.now());
+ * ```
+ */
+export async function scanListing(listing: SidecarListing, now: number): Promise<SidecarScan> {
+  const { ids } = listing;
   const live: SidecarHeader[] = [];
   const damaged: DamagedSidecar[] = [];
   const readOne = async (id: string) => {
-    const path = paths.file(id, 'sidecar');
     try {
-      const header = await readSidecarHeader(path, id);
+      const header = await listing.readHeader(id);
       if (header && !isExpired(header.record, now)) live.push(header);
     } catch (error) {
       if (!SpoolforgeError.isInstance(error) || error.code !== 'E_ARTIFACT_DAMAGED') return;
-      const stats = await stat(path).catch(() => undefined);
-      if (stats) damaged.push({ id, writtenAt: stats.mtimeMs, name: await claimedName(path) });
+      const described = await listing.describeDamaged(id);
+      if (described) damaged.push({ id, ...described });
     }
   };
   for (let start = 0; start < ids.length; start += listingConcurrency) {

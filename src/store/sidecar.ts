@@ -24,7 +24,7 @@ export const sidecarFormatVersion = 2;
 export const lastDateMilliseconds = 8.64e15;
 
 /** Enough for any header with modest metadata; a larger one is read whole. */
-const headerReadBytes = 16 * 1024;
+export const sidecarHeaderBytes = 16 * 1024;
 
 /**
  * A sidecar's first value: the record, and when the sidecar was written (epoch milliseconds
@@ -80,12 +80,30 @@ export async function readSidecarHeader(
   id: string,
 ): Promise<SidecarHeader | undefined> {
   return withSidecar(path, async (handle) => {
-    const prefix = await readFully(handle, 0, headerReadBytes);
-    const values =
-      decodeValues(id, prefix, 1, { partial: prefix.length === headerReadBytes }) ??
-      decodeValues(id, await readWhole(handle), 1);
-    return openEnvelope(id, values?.[0]).header;
+    const prefix = await readFully(handle, 0, sidecarHeaderBytes);
+    return (
+      decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes }) ??
+      decodeSidecarHeader(id, await readWhole(handle))
+    );
   });
+}
+
+/**
+ * Decodes and checks a sidecar's header from its first bytes (or all of them). `undefined` when
+ * `partial` bytes end inside the header: read the whole sidecar. Damage gives `E_ARTIFACT_DAMAGED`.
+ *
+ * @example
+ * ```ts
+ * const header = decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes });
+ * ```
+ */
+export function decodeSidecarHeader(
+  id: string,
+  bytes: Uint8Array,
+  options: { partial?: boolean } = {},
+): SidecarHeader | undefined {
+  const values = decodeValues(id, bytes, 1, options);
+  return values && openEnvelope(id, values[0]).header;
 }
 
 /**
@@ -98,32 +116,50 @@ export async function readSidecarHeader(
  * sidecar?.lineIndex.lineCount;
  * ```
  */
-export async function readSidecar(
-  path: string,
-  id: string,
-): Promise<(SidecarHeader & { lineIndex: LineIndex }) | undefined> {
-  return withSidecar(path, async (handle) => {
-    const [envelope, indexValue] = decodeValues(id, await readWhole(handle), 2) ?? [];
-    const { header, indexSha256 } = openEnvelope(id, envelope);
-    let snapshot = indexValue;
-    if (indexSha256 !== undefined) {
-      if (!(indexValue instanceof Uint8Array) || sha256(indexValue) !== indexSha256) {
-        throw damaged(id, 'has a line index that fails its checksum');
-      }
-      snapshot = decodeOrDamaged(id, indexValue, 'a line index');
+export async function readSidecar(path: string, id: string): Promise<DecodedSidecar | undefined> {
+  return withSidecar(path, async (handle) => decodeSidecar(id, await readWhole(handle)));
+}
+
+/**
+ * A whole sidecar: its header and the line index it restores.
+ *
+ * @example
+ * ```ts
+ * const sidecar: DecodedSidecar = decodeSidecar(id, bytes);
+ * ```
+ */
+export type DecodedSidecar = SidecarHeader & { lineIndex: LineIndex };
+
+/**
+ * Decodes a whole sidecar's bytes, the header and line index checked against each other;
+ * damage gives `E_ARTIFACT_DAMAGED`.
+ *
+ * @example
+ * ```ts
+ * decodeSidecar(id, bytes).lineIndex.lineCount;
+ * ```
+ */
+export function decodeSidecar(id: string, bytes: Uint8Array): DecodedSidecar {
+  const [envelope, indexValue] = decodeValues(id, bytes, 2) ?? [];
+  const { header, indexSha256 } = openEnvelope(id, envelope);
+  let snapshot = indexValue;
+  if (indexSha256 !== undefined) {
+    if (!(indexValue instanceof Uint8Array) || sha256(indexValue) !== indexSha256) {
+      throw damaged(id, 'has a line index that fails its checksum');
     }
-    let lineIndex: LineIndex;
-    try {
-      lineIndex = LineIndex.fromSnapshot(snapshot as LineIndexSnapshot);
-    } catch (error) {
-      throw damaged(id, 'has a malformed line index', error);
-    }
-    const { byteLength, lineCount } = header.record;
-    if (lineIndex.byteLength !== byteLength || lineIndex.lineCount !== lineCount) {
-      throw damaged(id, 'has a line index that does not match its header');
-    }
-    return { ...header, lineIndex };
-  });
+    snapshot = decodeOrDamaged(id, indexValue, 'a line index');
+  }
+  let lineIndex: LineIndex;
+  try {
+    lineIndex = LineIndex.fromSnapshot(snapshot as LineIndexSnapshot);
+  } catch (error) {
+    throw damaged(id, 'has a malformed line index', error);
+  }
+  const { byteLength, lineCount } = header.record;
+  if (lineIndex.byteLength !== byteLength || lineIndex.lineCount !== lineCount) {
+    throw damaged(id, 'has a line index that does not match its header');
+  }
+  return { ...header, lineIndex };
 }
 
 /**
@@ -136,8 +172,20 @@ export async function readSidecar(
  * ```
  */
 export async function claimedName(path: string): Promise<string | undefined> {
+  const bytes = await withSidecar(path, readWhole).catch(() => undefined);
+  return bytes && claimedNameOf(bytes);
+}
+
+/**
+ * The name a damaged sidecar's bytes still claim, unchecked, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * const name = claimedNameOf(bytes);
+ * ```
+ */
+export function claimedNameOf(bytes: Uint8Array): string | undefined {
   try {
-    const bytes = (await withSidecar(path, readWhole)) ?? new Uint8Array();
     const { decode, decodeMulti } = msgpack();
     const [envelope] = decodeMulti(bytes) as Iterable<Record<string, unknown>>;
     const fields = envelope?.header instanceof Uint8Array ? decode(envelope.header) : envelope;

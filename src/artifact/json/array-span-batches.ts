@@ -25,7 +25,8 @@ const comma = 0x2c;
  *
  * @example
  * ```ts
- * const failedAt = yield* arraySpanBatches(reader, offsets, { start: 0, end: entryCount });
+ * const spans = arraySpanBatches(reader, [{ index: 0, offset: 1 }, { index: 2, offset: 6 }], { start: 0, end: 2 });
+ * for await (const batch of spans) console.log(batch.map((entry) => entry.value)); // [1, 22] of '[1, 22]'
  * ```
  */
 export async function* arraySpanBatches(

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readerChunks } from '../spool/reader-chunks.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
+import { sendJsonError } from './http-responses.js';
+import { setBodyHeaders } from './serve-artifact-body.js';
+
+/** How long a redirect's presigned URL stays valid: long enough to start a download. */
+const redirectSeconds = 300;
+
+/**
+ * Serves the body of an artifact a remote store (S3) keeps: with `redirect`, a 302 to a
+ * presigned URL valid for 5 minutes; else proxied through the store's ranged reader, answering
+ * one `bytes` range (206, or 416 with the length), If-Range, If-Match (412) and If-None-Match
+ * (304) against the record's SHA-256 ETag, and HEAD. A request for several ranges gets the
+ * whole body (RFC 9110 lets a server ignore Range). A failure after the headers (the object
+ * replaced mid-stream: `E_REMOTE_CHANGED`) cuts the response short.
+ *
+ * @example
+ * ```ts
+ * await serveRemoteArtifactBody(request, response, record, { store, redirect: false, signal });
+ * ```
+ */
+export async function serveRemoteArtifactBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: StoredArtifactRecord,
+  options: { store: ArtifactStore; redirect: boolean; signal: AbortSignal },
+): Promise<void> {
+  const { store, signal } = options;
+  const etag = `"${record.sha256}"`;
+  if (options.redirect) {
+    const url = await store.dataUrl(record.id, { expiresInSeconds: redirectSeconds });
+    response.writeHead(302, {
+      Location: url,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    });
+    response.end();
+    return;
+  }
+  const ifMatch = request.headers['if-match'];
+  if (ifMatch !== undefined && !etagListHas(ifMatch, etag)) {
+    return sendJsonError(
+      request,
+      response,
+      412,
+      'Precondition failed: the artifact has another ETag',
+    );
+  }
+  setBodyHeaders(response, record);
+  response.setHeader('Accept-Ranges', 'bytes');
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && etagListHas(ifNoneMatch, etag)) {
+    response.writeHead(304);
+    response.end();
+    return;
+  }
+  const size = record.byteLength;
+  const ifRange = request.headers['if-range'];
+  const rangeHeader = ifRange === undefined || ifRange === etag ? request.headers.range : undefined;
+  const range = rangeHeader === undefined ? undefined : parseRange(rangeHeader, size);
+  if (range === 'unsatisfiable') {
+    response.removeHeader('Content-Disposition');
+    return sendJsonError(request, response, 416, 'Range not satisfiable', {
+      'Content-Range': `bytes */${size}`,
+    });
+  }
+  const [start, end] = range ?? [0, size];
+  response.statusCode = range ? 206 : 200;
+  if (range) response.setHeader('Content-Range', `bytes ${start}-${end - 1}/${size}`);
+  response.setHeader('Content-Length', end - start);
+  if (request.method === 'HEAD' || end === start) {
+    response.end();
+    return;
+  }
+  const reader = await store.openData(record.id, { signal });
+  try {
+    for await (const chunk of readerChunks(reader, { start, end, signal })) {
+      if (!response.write(chunk)) {
+        await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      }
+      if (response.destroyed) return;
+    }
+    response.end();
+  } catch (error) {
+    if (!response.headersSent) throw error;
+    response.destroy(); // a short body, never one mixing two versions of the object
+  } finally {
+    await reader.close?.();
+  }
+}
+
+/** True when an If-Match / If-None-Match list names `etag` (or is `*`); weak tags compare too. */
+function etagListHas(list: string, etag: string): boolean {
+  return list
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/**
+ * One `bytes` range as `[start, end)`; `undefined` to serve the whole body (no range, several,
+ * or not `bytes`), `'unsatisfiable'` for one that starts past the end.
+ */
+function parseRange(header: string, size: number): [number, number] | 'unsatisfiable' | undefined {
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return undefined;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    const suffix = Math.min(Number(last), size);
+    return suffix === 0 ? 'unsatisfiable' : [size - suffix, size];
+  }
+  const start = Number(first);
+  if (start >= size) return 'unsatisfiable';
+  const end = last === '' ? size : Math.min(Number(last) + 1, size);
+  return end <= start ? undefined : [start, end];
+}
