@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { startWorker } from '../shared/start-worker.js';
 import { workerUrl } from '../shared/worker-url.js';
 import { fileParts } from '../spool/parallel-ranges.js';
 import { WorkerInbox } from '../spool/worker-inbox.js';
@@ -104,7 +104,7 @@ export async function parallelGrepScan(
       creditBytes,
       plain,
     };
-    return new Worker(workerUrl('grep/grep-scan-worker.js'), {
+    return startWorker(workerUrl('grep/grep-scan-worker.js'), {
       workerData: task,
       // Per-line garbage dies young: a small nursery is collected often at no cost in speed,
       // and keeps each thread's share of RSS small.

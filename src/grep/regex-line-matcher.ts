@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { abortError, SpoolforgeError } from '../shared/spoolforge-error.js';
+import { startWorker } from '../shared/start-worker.js';
 import { workerUrl } from '../shared/worker-url.js';
 import type { LineMatcher } from './line-matcher.js';
 
@@ -46,7 +47,7 @@ export class RegexLineMatcher implements LineMatcher {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(regex: RegExp, options: RegexLineMatcherOptions = {}) {
-    this.#worker = new Worker(workerUrl('grep/regex-worker.js'), {
+    this.#worker = startWorker(workerUrl('grep/regex-worker.js'), {
       workerData: { source: regex.source, flags: regex.flags },
       // A small nursery is collected often; each slice's strings are garbage at once, so this
       // costs no speed and keeps the worker's share of RSS small.

@@ -1,10 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import {
   abortError,
   SpoolforgeError,
   type SpoolforgeErrorCode,
   throwIfAborted,
 } from '../shared/spoolforge-error.js';
+import { startWorker } from '../shared/start-worker.js';
 import { FileSpoolReader } from './file-spool-reader.js';
 import { seekLine } from './seek-line.js';
 import type { SpoolReader } from './spool-reader.js';
@@ -94,7 +94,7 @@ export function runInWorkers<Result>(
 ): Promise<Result[]> {
   const { signal } = options;
   throwIfAborted(signal);
-  const workers = tasks.map((task) => new Worker(workerUrl, { workerData: task }));
+  const workers = tasks.map((task) => startWorker(workerUrl, { workerData: task }));
   const stopAll = () => Promise.all(workers.map((worker) => worker.terminate()));
   const results = Promise.all(
     workers.map(
