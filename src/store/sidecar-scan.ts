@@ -75,7 +75,7 @@ export async function scanSidecars(paths: StorePaths, now: number): Promise<Side
  *
  * @example
  * ```ts
- * const scan = await scanListing({ ids, readHeader, describeDamaged }, Date.now());
+ * const scan = await scanListing(listing, Date.now());
  * ```
  */
 export async function scanListing(listing: SidecarListing, now: number): Promise<SidecarScan> {

@@ -94,7 +94,7 @@ export async function readSidecarHeader(
  *
  * @example
  * ```ts
- * const header = decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes });
+ * const header = decodeSidecarHeader(id, firstBytes, { partial: firstBytes.length === sidecarHeaderBytes });
  * ```
  */
 export function decodeSidecarHeader(
