@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /** 16 random bytes in base64url: 22 characters, 128 bits. */
 const idPattern = /^[A-Za-z0-9_-]{22}$/;
@@ -28,4 +29,21 @@ export function newArtifactId(): string {
  */
 export function isArtifactId(value: string): boolean {
   return idPattern.test(value);
+}
+
+/**
+ * `id` itself when it has the shape of an artifact id (see {@link isArtifactId}), else
+ * `E_INVALID_ARGUMENT`: for the entry points that take ids only, never names.
+ *
+ * @example
+ * ```ts
+ * checkArtifactId('q3Vx0cTQ9m1Fh2kYd8a7Lw'); // 'q3Vx0cTQ9m1Fh2kYd8a7Lw'
+ * checkArtifactId('../../etc/passwd'); // throws E_INVALID_ARGUMENT
+ * ```
+ */
+export function checkArtifactId(id: string): string {
+  if (!isArtifactId(id)) {
+    throw new SpoolforgeError('E_INVALID_ARGUMENT', `Not an artifact id: ${JSON.stringify(id)}`);
+  }
+  return id;
 }

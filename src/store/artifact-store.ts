@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import { type ArtifactKinds, labelKind } from '../artifact/kinds/artifact-kinds.js';
+import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../artifact/kinds/built-in-kinds.js';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
-import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
-import { isArtifactId, newArtifactId } from './artifact-id.js';
+import { checkArtifactId, isArtifactId, newArtifactId } from './artifact-id.js';
 import type {
   ArtifactStoreOptions,
   GcOptions,
@@ -21,6 +21,7 @@ import {
 } from './collect-garbage.js';
 import { LocalStoreBackend } from './local-store-backend.js';
 import { msgpack } from './msgpack.js';
+import { openStoredArtifact } from './open-stored-artifact.js';
 import {
   type DecodedSidecar,
   encodeSidecar,
@@ -159,9 +160,9 @@ export class ArtifactStore {
   /**
    * Reopens a live artifact (by id, else the newest with that name) as the class of its kind in
    * `options.kinds` (default the store's; a kind not there opens as a plain `SpooledArtifact`),
-   * reading in place from its data file with the stored line index. Unknown or expired: `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its
-   * checksums; by name, one that may be the newest with that name) or missing data:
-   * `E_ARTIFACT_DAMAGED`, naming the artifact.
+   * reading in place from its data file with the stored line index. Unknown or expired:
+   * `E_ARTIFACT_NOT_FOUND`; a damaged sidecar (one failing its checksums; by name, one that may
+   * be the newest with that name) or missing data: `E_ARTIFACT_DAMAGED`, naming the artifact.
    */
   async get(
     idOrName: string,
@@ -181,34 +182,8 @@ export class ArtifactStore {
       throw new SpoolforgeError('E_ARTIFACT_NOT_FOUND', `No artifact ${JSON.stringify(idOrName)}`);
     }
     throwIfAborted(options.signal);
-    const { record, lineIndex } = sidecar;
-    // Not bound to `options.signal`: the artifact outlives this call (a timeout on get()).
-    const reader = await this.#backend.openData(record.id, { byteLength: record.byteLength });
-    const size = await reader.byteLength().catch(async (error: unknown) => {
-      await reader.close?.();
-      if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED') throw error;
-      throw new SpoolforgeError(
-        'E_ARTIFACT_DAMAGED',
-        `Artifact ${record.id} has lost its data file`,
-        {
-          cause: error,
-        },
-      );
-    });
-    if (size !== record.byteLength) {
-      await reader.close?.();
-      throw new SpoolforgeError(
-        'E_ARTIFACT_DAMAGED',
-        `Artifact ${record.id} is damaged: its data file has ${size} bytes, not ${record.byteLength}`,
-      );
-    }
-    const kind = (options.kinds ?? this.kinds).get(record.kind);
-    const artifact = new (kind?.artifactClass ?? SpooledArtifact)(reader, {
-      ...(record.name === undefined ? {} : { name: record.name }),
-      ...(record.mediaType === undefined ? {} : { mediaType: record.mediaType }),
-      lineIndex,
-    });
-    return kind ? labelKind(artifact, kind) : artifact;
+    const kinds = options.kinds ?? this.kinds;
+    return openStoredArtifact({ backend: this.#backend, sidecar, kinds });
   }
 
   /** The live artifacts (complete and unexpired), newest first; damaged sidecars are skipped. */
@@ -240,7 +215,7 @@ export class ArtifactStore {
    * store whose artifacts are not local files: `E_STORE_NOT_LOCAL`.
    */
   dataFile(id: string): string {
-    checkId(id);
+    checkArtifactId(id);
     if (!this.isLocal) throw notLocal(this.#backend.label, 'data files');
     return this.#backend.dataFile(id);
   }
@@ -250,7 +225,7 @@ export class ArtifactStore {
    * missing artifact fails on the first read.
    */
   openData(id: string, options: { signal?: AbortSignal } = {}): Promise<SpoolReader> {
-    return this.#backend.openData(checkId(id), options);
+    return this.#backend.openData(checkArtifactId(id), options);
   }
 
   /**
@@ -261,7 +236,7 @@ export class ArtifactStore {
     id: string,
     options: { expiresInSeconds?: number } = {},
   ): Promise<string | undefined> {
-    return this.#backend.dataUrl?.(checkId(id), options);
+    return this.#backend.dataUrl?.(checkArtifactId(id), options);
   }
 
   /**
@@ -303,13 +278,6 @@ function notLocal(label: string, what: string): SpoolforgeError {
     'E_STORE_NOT_LOCAL',
     `The artifact store ${label} keeps its artifacts remotely: it has no ${what}`,
   );
-}
-
-function checkId(id: string): string {
-  if (!isArtifactId(id)) {
-    throw new SpoolforgeError('E_INVALID_ARGUMENT', `Not an artifact id: ${JSON.stringify(id)}`);
-  }
-  return id;
 }
 
 /** A ttl is milliseconds ≥ 0; `Infinity` (or anything past what a `Date` holds) is never. */

@@ -5,7 +5,7 @@ import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { tempDirectoryPrefix } from '../spool/temp-directory.js';
 import type { GcOptions, GcReport, StoredArtifactRecord } from './artifact-store-types.js';
 import { isProcessAlive } from './process-alive.js';
-import { readSidecarHeader } from './sidecar.js';
+import { readSidecarHeader } from './sidecar-files.js';
 import { StorePaths } from './store-paths.js';
 
 /** Orphans and temp files younger than this are left alone by default. */

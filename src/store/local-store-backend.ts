@@ -8,12 +8,8 @@ import type { GcOptions, GcReport } from './artifact-store-types.js';
 import { collectGarbage } from './collect-garbage.js';
 import { syncDirectory, writeThenRename } from './durable-files.js';
 import { type IngestedSource, ingestSource } from './ingest-source.js';
-import {
-  type DecodedSidecar,
-  readSidecar,
-  readSidecarHeader,
-  type SidecarHeader,
-} from './sidecar.js';
+import type { DecodedSidecar, SidecarHeader } from './sidecar.js';
+import { readSidecar, readSidecarHeader } from './sidecar-files.js';
 import { type SidecarScan, scanSidecars } from './sidecar-scan.js';
 import type { StoreBackend } from './store-backend.js';
 import { createStoreDirectories } from './store-directories.js';

@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { isExpired } from './collect-garbage.js';
-import { claimedName, readSidecarHeader, type SidecarHeader } from './sidecar.js';
+import type { SidecarHeader } from './sidecar.js';
+import { claimedName, readSidecarHeader } from './sidecar-files.js';
 import { StorePaths } from './store-paths.js';
 
 /** Sidecar headers read at once while listing: bounded, so a big store cannot exhaust descriptors. */
@@ -75,7 +76,7 @@ export async function scanSidecars(paths: StorePaths, now: number): Promise<Side
  *
  * @example
  * ```ts
- * const scan = await scanListing({ ids, readHeader, describeDamaged }, Date.now());
+ * const scan = await scanListing(listing, Date.now());
  * ```
  */
 export async function scanListing(listing: SidecarListing, now: number): Promise<SidecarScan> {

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FileHandle, open } from 'node:fs/promises';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import { fileError } from '../spool/file-errors.js';
-import { readFully } from '../spool/file-io.js';
 import { LineIndex, type LineIndexSnapshot } from '../spool/line-index.js';
 import type { StoredArtifactRecord } from './artifact-store-types.js';
 import { msgpack } from './msgpack.js';
@@ -67,34 +64,12 @@ export function encodeSidecar(header: SidecarHeader, index: LineIndexSnapshot): 
 }
 
 /**
- * Reads and checks a sidecar's header only (usually its first 16 KiB). `undefined` when the
- * file does not exist; a damaged or foreign file gives `E_ARTIFACT_DAMAGED`.
- *
- * @example
- * ```ts
- * const header = await readSidecarHeader(paths.file(id, 'sidecar'), id);
- * ```
- */
-export async function readSidecarHeader(
-  path: string,
-  id: string,
-): Promise<SidecarHeader | undefined> {
-  return withSidecar(path, async (handle) => {
-    const prefix = await readFully(handle, 0, sidecarHeaderBytes);
-    return (
-      decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes }) ??
-      decodeSidecarHeader(id, await readWhole(handle))
-    );
-  });
-}
-
-/**
  * Decodes and checks a sidecar's header from its first bytes (or all of them). `undefined` when
  * `partial` bytes end inside the header: read the whole sidecar. Damage gives `E_ARTIFACT_DAMAGED`.
  *
  * @example
  * ```ts
- * const header = decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes });
+ * const header = decodeSidecarHeader(id, firstBytes, { partial: firstBytes.length === sidecarHeaderBytes });
  * ```
  */
 export function decodeSidecarHeader(
@@ -104,20 +79,6 @@ export function decodeSidecarHeader(
 ): SidecarHeader | undefined {
   const values = decodeValues(id, bytes, 1, options);
   return values && openEnvelope(id, values[0]).header;
-}
-
-/**
- * Reads a whole sidecar: the header and the restored line index, checked against each other.
- * `undefined` when the file does not exist; damage gives `E_ARTIFACT_DAMAGED`.
- *
- * @example
- * ```ts
- * const sidecar = await readSidecar(paths.file(id, 'sidecar'), id);
- * sidecar?.lineIndex.lineCount;
- * ```
- */
-export async function readSidecar(path: string, id: string): Promise<DecodedSidecar | undefined> {
-  return withSidecar(path, async (handle) => decodeSidecar(id, await readWhole(handle)));
 }
 
 /**
@@ -163,20 +124,6 @@ export function decodeSidecar(id: string, bytes: Uint8Array): DecodedSidecar {
 }
 
 /**
- * The name a damaged sidecar still claims, read without any check, or `undefined` when even
- * that cannot be read: it tells a lookup by name whether the damaged artifact may be its answer.
- *
- * @example
- * ```ts
- * const name = await claimedName(paths.file(id, 'sidecar'));
- * ```
- */
-export async function claimedName(path: string): Promise<string | undefined> {
-  const bytes = await withSidecar(path, readWhole).catch(() => undefined);
-  return bytes && claimedNameOf(bytes);
-}
-
-/**
  * The name a damaged sidecar's bytes still claim, unchecked, or `undefined`.
  *
  * @example
@@ -194,28 +141,6 @@ export function claimedNameOf(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function withSidecar<T>(
-  path: string,
-  read: (handle: FileHandle) => Promise<T>,
-): Promise<T | undefined> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw fileError(path, error);
-  }
-  try {
-    return await read(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readWhole(handle: FileHandle): Promise<Uint8Array> {
-  return readFully(handle, 0, (await handle.stat()).size);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { SidecarScan } from './sidecar-scan.js';
  *
  * @example
  * ```ts
- * const store = ArtifactStore.fromBackend(new LocalStoreBackend('/var/lib/agent/artifacts'));
+ * const store = ArtifactStore.fromBackend(await LocalStoreBackend.open('/var/lib/agent/artifacts'));
  * ```
  */
 export interface StoreBackend {

@@ -22,7 +22,13 @@ const unmarkedUploadMilliseconds = 24 * 60 * 60 * 1000;
  *
  * @example
  * ```ts
- * const report = await collectS3Garbage({ objects, keys, now: Date.now(), options: {}, readHeader });
+ * const report = await collectS3Garbage({
+ *   objects,
+ *   keys,
+ *   now: Date.now(),
+ *   options: {},
+ *   readHeader: (id) => backend.readSidecarHeader(id),
+ * });
  * ```
  */
 export async function collectS3Garbage(context: {

@@ -28,7 +28,13 @@ import type { UploadMarker } from './upload-marker.js';
  *
  * @example
  * ```ts
- * const store = ArtifactStore.fromBackend(new S3StoreBackend({ objects, keys, upload, reading }));
+ * const backend = new S3StoreBackend({
+ *   objects: new S3Objects(client, 'agent-artifacts'),
+ *   keys: new S3Keys('prod/'),
+ *   upload: { partSize: 8 * 1024 * 1024, queueSize: 4, heartbeatMilliseconds: 10_000 },
+ *   reading: { expiresInSeconds: 3600 },
+ * });
+ * const store = ArtifactStore.fromBackend(backend);
  * ```
  */
 export class S3StoreBackend implements StoreBackend {

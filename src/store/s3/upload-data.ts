@@ -96,7 +96,7 @@ export async function uploadData(options: {
  *
  * @example
  * ```ts
- * if (!(await abortUpload(objects, key, uploadId))) report.unabortedUploads.push(uploadId);
+ * if (!(await abortUpload(objects, key, uploadId))) report.unabortedUploads?.push(uploadId);
  * ```
  */
 export async function abortUpload(
