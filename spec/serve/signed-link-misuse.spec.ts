@@ -58,4 +58,14 @@ describe('signed links: what a careless caller or an attacker cannot make of the
     expect(signer.verify(dotted)).toMatchObject({ valid: true, scope: '/artifacts/.config' });
     expect(signer.verify(signer.sign('/artifacts/a..b')).valid).toBe(true);
   });
+
+  it('refuses a signedLinks without a usable signer instead of serving unsigned requests', async () => {
+    const { store } = await storeWithArtifacts();
+    for (const signer of [undefined, null, {}]) {
+      const options = { signedLinks: { signer } } as unknown as Parameters<
+        typeof createArtifactHandler
+      >[1];
+      expectInvalid(() => createArtifactHandler(store, options));
+    }
+  });
 });

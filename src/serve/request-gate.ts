@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactRoute } from './artifact-route.js';
 import { sendHtml, sendJsonError } from './http-responses.js';
 import { createLinkSigner, type LinkSigner, type LinkSignerOptions } from './link-signer.js';
@@ -70,12 +71,7 @@ export function createRequestGate(options: {
   authorize?: ArtifactAuthorizer;
 }): (route: ArtifactRoute, request: IncomingMessage) => Promise<ViewerLinks | undefined> {
   const { basePath, signedLinks, authorize } = options;
-  const signer =
-    signedLinks === undefined
-      ? undefined
-      : 'signer' in signedLinks
-        ? signedLinks.signer
-        : createLinkSigner(signedLinks);
+  const signer = signerOf(signedLinks);
   const plain = plainViewerLinks(basePath);
   return async (route, request) => {
     const id = route.kind === 'body' || route.kind === 'view' ? route.idOrName : undefined;
@@ -104,6 +100,20 @@ export function createRequestGate(options: {
     }
     return links;
   };
+}
+
+/** The signer `signedLinks` names or makes; one that cannot sign is refused, never skipped. */
+function signerOf(signedLinks: SignedLinksOptions | undefined): LinkSigner | undefined {
+  if (signedLinks === undefined) return undefined;
+  if (!('signer' in signedLinks)) return createLinkSigner(signedLinks);
+  const { signer } = signedLinks as { signer: Partial<LinkSigner> | null | undefined };
+  if (typeof signer?.sign !== 'function' || typeof signer.verify !== 'function') {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      'signedLinks.signer must be a LinkSigner (createLinkSigner): without one every request would be served unsigned',
+    );
+  }
+  return signer as LinkSigner;
 }
 
 /**
