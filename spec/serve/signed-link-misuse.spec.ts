@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import {
   ArtifactStore,
@@ -66,6 +65,23 @@ describe('signed links: what a careless caller or an attacker cannot make of the
         typeof createArtifactHandler
       >[1];
       expectInvalid(() => createArtifactHandler(store, options));
+    }
+  });
+
+  it('serves only when authorize answers true: anything else is a failure, never an admission', async () => {
+    const { store, secret } = await storeWithArtifacts();
+    for (const answer of ['false', 1, {}, undefined, null]) {
+      const errors: unknown[] = [];
+      const handler = createArtifactHandler(store, {
+        authorize: (() => answer) as unknown as () => boolean,
+        onError: (error) => errors.push(error),
+      });
+      const origin = await listen(handler);
+      const response = await fetch(`${origin}/artifacts/${secret.id}`);
+      expect(response.status).toBe(500);
+      expect(await response.text()).not.toContain('secret');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'E_INVALID_ARGUMENT' });
     }
   });
 });

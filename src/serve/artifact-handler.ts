@@ -59,7 +59,8 @@ export interface ArtifactHandlerOptions {
   signedLinks?: SignedLinksOptions;
   /**
    * Called for every request under the base path, after the signature check: `false` answers
-   * 403, a throw is a failure like any other (500, or `next(error)`).
+   * 403, a throw is a failure like any other (500, or `next(error)`), and so is an answer that
+   * is not a boolean (`E_INVALID_ARGUMENT`).
    */
   authorize?: ArtifactAuthorizer;
 }

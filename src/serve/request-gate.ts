@@ -40,7 +40,7 @@ export interface ArtifactRequestTarget {
 
 /**
  * Decides whether a request may go on: `true` serves it, `false` answers 403, a throw is an
- * unexpected failure (500, or `next(error)`).
+ * unexpected failure (500, or `next(error)`), and so is any answer that is not a boolean.
  *
  * @example
  * ```ts
@@ -92,11 +92,19 @@ export function createRequestGate(options: {
         index: route.kind === 'index',
       });
     }
-    if (
-      authorize &&
-      !(await authorize(request, { route: route.kind, ...(id === undefined ? {} : { id }) }))
-    ) {
-      return undefined;
+    if (authorize) {
+      const allowed = await authorize(request, {
+        route: route.kind,
+        ...(id === undefined ? {} : { id }),
+      });
+      // Only a boolean: a truthy `'false'` or a forgotten `return` must not decide either way.
+      if (typeof allowed !== 'boolean') {
+        throw new SpoolforgeError(
+          'E_INVALID_ARGUMENT',
+          `authorize must answer true or false, not ${typeof allowed === 'string' ? JSON.stringify(allowed) : String(allowed)}`,
+        );
+      }
+      if (!allowed) return undefined;
     }
     return links;
   };
