@@ -96,6 +96,27 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend across writ
     }
   });
 
+  it("keeps a log's concurrent appends from landing after another writer's events", async () => {
+    const [a, b] = await Promise.all([openLog('interleave'), openLog('interleave')]);
+    if (!a || !b) throw new Error('unreachable');
+    await b.append(user('b0'));
+    // Both of a's appends were numbered from its stale end: the first conflicts, and the second
+    // must not then fit right after b's event.
+    const results = await Promise.allSettled([a.append(user('a0')), a.append(user('a1'))]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    for (const result of results) {
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'E_CONFLICT' });
+    }
+    expect(a.events).toEqual([]);
+    expect(a.nextSeq).toBe(0);
+    const stored = await openLog('interleave');
+    expect(stored.history()).toEqual([user('b0')]);
+    // Reopened, a appends after b's event.
+    await stored.append(user('a0'));
+    expect(stored.events.map((event) => event.seq)).toEqual([0, 1]);
+    await Promise.all([a.close(), b.close(), stored.close()]);
+  });
+
   it('refuses an append that would leave a gap or skip the stored end', async () => {
     const backend = await PostgresConversationLogBackend.open({
       pool: postgres.pool,

@@ -54,7 +54,8 @@ type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
  * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
  * rest. {@link ConversationLog.history} is what a projection renders for the next request.
  * One process writes a conversation at a time: sequence numbers are assigned in memory, from
- * the last one read on open. A backend that keys events by number (PostgreSQL's) turns a second
+ * the last one read on open, as each write's turn comes (writes run one at a time, in call
+ * order). A backend that keys events by number (PostgreSQL's) turns a second
  * writer into `E_CONFLICT` on its append: nothing of it was recorded and this log is unchanged;
  * open the conversation again to see the other writer's events.
  *
@@ -75,6 +76,8 @@ export class ConversationLog {
   #compaction: CompactionRecord | undefined;
   #events: MessageEvent[];
   #nextSeq: number;
+  /** Writes run one at a time, in call order (see {@link ConversationLog.#write}). */
+  #writing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
@@ -186,12 +189,10 @@ export class ConversationLog {
   async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
     const recorded: ConversationMessage[] = [];
     for (const message of messages) recorded.push(await this.#bounded(message));
-    const events = recorded.map(
-      (message): MessageEvent => this.#event({ type: 'message', message }),
+    return this.#write(
+      recorded.map((message) => ({ type: 'message' as const, message })),
+      (events) => this.#events.push(...events),
     );
-    await this.#write(events);
-    this.#events.push(...events);
-    return events;
   }
 
   /**
@@ -223,10 +224,10 @@ export class ConversationLog {
    * `record.keptFrom` on. Earlier events stay in the log for {@link ConversationLog.page}.
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
-    const event = this.#event({ type: 'compaction', compaction: record });
-    await this.#write([event]);
-    this.#compaction = record;
-    this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+    await this.#write([{ type: 'compaction' as const, compaction: record }], () => {
+      this.#compaction = record;
+      this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+    });
   }
 
   /**
@@ -271,22 +272,33 @@ export class ConversationLog {
     return this.close();
   }
 
-  #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
-    return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
-  }
-
   /**
-   * Appends events just numbered. A failed append recorded none of them, so their numbers are
-   * handed out again: a gap would read as a conflict to a backend that checks the sequence.
+   * Numbers events, appends them, then `applies` them to the working set, one call at a time:
+   * numbers handed out while an earlier append is in flight would follow events that may never
+   * be stored, and land after another writer's. A failed append recorded none of its events, so
+   * their numbers are handed out again: a gap would read as a conflict to a backend that checks
+   * the sequence.
    */
-  async #write(events: ConversationEvent[]): Promise<void> {
-    try {
-      await this.backend.append(events);
-    } catch (error) {
-      const first = events[0]?.seq;
-      if (first !== undefined && this.#nextSeq === first + events.length) this.#nextSeq = first;
-      throw error;
-    }
+  #write<Event extends ConversationEvent>(
+    fields: DistributiveOmit<Event, 'seq' | 'time'>[],
+    apply: (events: Event[]) => void,
+  ): Promise<Event[]> {
+    const written = this.#writing.then(async () => {
+      const first = this.#nextSeq;
+      const events = fields.map(
+        (each) => ({ ...each, seq: this.#nextSeq++, time: this.#now() }) as unknown as Event,
+      );
+      try {
+        await this.backend.append(events);
+      } catch (error) {
+        this.#nextSeq = first;
+        throw error;
+      }
+      apply(events);
+      return events;
+    });
+    this.#writing = written.catch(() => undefined);
+    return written;
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
