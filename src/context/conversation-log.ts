@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SpooledArtifact } from '../artifact/spooled-artifact.js';
-import { contentText, type ToolCallOutcome } from '../executor/tool-result-content.js';
+import type { ToolCallOutcome } from '../executor/tool-result-content.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
@@ -13,8 +11,9 @@ import type {
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
 import { messageView, resolveLimits } from './message-view.js';
-import { restoredHandle } from './restored-handle.js';
 import { summaryMessage } from './summary-reply.js';
+import { toolOutcomeMessages } from './tool-outcome-messages.js';
+import { readWorkingSet, type WorkingSet } from './working-set.js';
 
 /**
  * Options for {@link ConversationLog.open}: where the log lives, and which conversation.
@@ -124,17 +123,9 @@ export class ConversationLog {
     const backend =
       options.backend ??
       (await JsonlConversationLogBackend.inStore(options.store, conversationId, options.sync));
-    const events: MessageEvent[] = [];
-    let compaction: CompactionRecord | undefined;
-    let nextSeq = 0;
-    const signal = options.signal ? { signal: options.signal } : {};
+    let workingSet: WorkingSet;
     try {
-      for await (const { event } of backend.readBackward(signal)) {
-        nextSeq = Math.max(nextSeq, event.seq + 1);
-        if (compaction && event.seq < compaction.keptFrom) break;
-        if (event.type === 'message') events.push(event);
-        else compaction ??= event.compaction;
-      }
+      workingSet = await readWorkingSet(backend, options.signal ? { signal: options.signal } : {});
     } catch (error) {
       // A backend this call opened is this call's to close; a caller's stays theirs.
       if (!options.backend) await backend.close?.().catch(() => undefined);
@@ -146,14 +137,7 @@ export class ConversationLog {
       backend,
       now: options.now ?? Date.now,
       maxResultBytes,
-      compaction,
-      // Read newest first; events a compaction left behind are not in the working set. Handles
-      // of calls an earlier process ran name tools that reach them from this one.
-      events: events
-        .reverse()
-        .filter((event) => event.seq >= (compaction?.keptFrom ?? 0))
-        .map((event) => ({ ...event, message: restoredHandle(event.message) })),
-      nextSeq,
+      ...workingSet,
     });
   }
 
@@ -204,19 +188,9 @@ export class ConversationLog {
     outcomes: readonly ToolCallOutcome[],
     options: { signal?: AbortSignal } = {},
   ): Promise<MessageEvent[]> {
-    const messages: ConversationMessage[] = [];
-    for (const outcome of outcomes) {
-      const ref = outcome.ref ?? (await this.#storeResults(outcome, options.signal));
-      messages.push({
-        role: 'tool',
-        toolCallId: outcome.call.id,
-        toolName: outcome.call.name,
-        content: contentText(outcome.content),
-        ...(ref === undefined ? {} : { ref }),
-        ...(outcome.isError ? { isError: true } : {}),
-      });
-    }
-    return this.append(...messages);
+    return this.append(
+      ...(await toolOutcomeMessages(outcomes, { store: this.store, signal: options.signal })),
+    );
   }
 
   /**
@@ -309,17 +283,6 @@ export class ConversationLog {
       metadata: { role: message.role, ...metadata },
     });
     return messageView({ ...message, ref: id }, { maxResultBytes: this.#maxResultBytes });
-  }
-
-  async #storeResults(outcome: ToolCallOutcome, signal: AbortSignal | undefined) {
-    const results = outcome.call.results;
-    if (!(results instanceof SpooledArtifact) || !this.store) return undefined;
-    const record = await this.store.put(readerChunks(results.reader, signal ? { signal } : {}), {
-      ...(results.mediaType === undefined ? {} : { mediaType: results.mediaType }),
-      metadata: { toolCallId: outcome.call.id, toolName: outcome.call.name },
-      ...(signal ? { signal } : {}),
-    });
-    return record.id;
   }
 }
 
