@@ -58,6 +58,30 @@ describe('signed links: what a careless caller or an attacker cannot make of the
     expect(signer.verify(signer.sign('/artifacts/a..b')).valid).toBe(true);
   });
 
+  it('refuses a UI baseUrl with a query or fragment, under which every link would be the index', async () => {
+    const { store, secret } = await storeWithArtifacts();
+    const signer = createLinkSigner({ key });
+    const origin = await listen(createArtifactHandler(store, { signedLinks: { signer } }));
+    for (const baseUrl of [`${origin}/artifacts?team=build`, `${origin}/artifacts#viewer`]) {
+      const events = uiToolEvents(
+        (async function* (): AsyncGenerator<ToolEvent> {
+          yield { type: 'complete', toolCallId: 'c', toolName: 'read', result: 'y\n'.repeat(9000) };
+        })(),
+        { store, baseUrl, signedLinks: { signer } },
+      );
+      // Appended to such a base, the artifact's path lands in the query or the fragment: the
+      // link's path, and the scope it was signed over, would be the index's.
+      const reading = (async () => {
+        for await (const event of events) {
+          const url = 'artifact' in event ? (event.artifact.url ?? '') : '';
+          const listing = await fetch(new URL(url).href.replace(/#.*$/, ''));
+          expect(await listing.text()).not.toContain(secret.id);
+        }
+      })();
+      await expect(reading).rejects.toMatchObject({ code: 'E_INVALID_ARGUMENT' });
+    }
+  });
+
   it('refuses a signedLinks without a usable signer instead of serving unsigned requests', async () => {
     const { store } = await storeWithArtifacts();
     for (const signer of [undefined, null, {}]) {
