@@ -96,6 +96,27 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend across writ
     }
   });
 
+  it('reports a lost race as E_CONFLICT under serializable isolation too', async () => {
+    // Such a server reports the loser's duplicate key as a serialization failure.
+    const serializable = {
+      ...postgres.server.config,
+      options: '-c default_transaction_isolation=serializable',
+    };
+    for (let round = 0; round < 10; round++) {
+      const conversationId = `serializable-${round}`;
+      const [a, b] = await Promise.all([
+        openLog(conversationId, serializable),
+        openLog(conversationId, serializable),
+      ]);
+      if (!a || !b) throw new Error('unreachable');
+      const results = await Promise.allSettled([a.append(user('a')), b.append(user('b'))]);
+      const [rejected] = results.filter((result) => result.status === 'rejected');
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect((rejected as PromiseRejectedResult).reason).toMatchObject({ code: 'E_CONFLICT' });
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("keeps a log's concurrent appends from landing after another writer's events", async () => {
     const [a, b] = await Promise.all([openLog('interleave'), openLog('interleave')]);
     if (!a || !b) throw new Error('unreachable');

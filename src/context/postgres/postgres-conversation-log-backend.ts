@@ -6,6 +6,12 @@ import type { ConversationEvent } from '../conversation-message.js';
 import { ensureEventTable, quotedTableName } from './event-table.js';
 
 /**
+ * What a lost race for a `seq` fails with: a duplicate key, or under serializable isolation a
+ * serialization failure (the winner's row is not in the loser's snapshot). Both roll back.
+ */
+const conflictCodes = new Set<unknown>(['23505', '40001']);
+
+/**
  * Options for {@link PostgresConversationLogBackend.open}.
  */
 export interface PostgresConversationLogOptions {
@@ -193,7 +199,9 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
         [this.conversationId, first, events.map((event) => JSON.stringify(event))],
       ));
     } catch (error) {
-      if ((error as { code?: unknown }).code !== '23505') throw this.#ioError('append to', error);
+      if (!conflictCodes.has((error as { code?: unknown }).code)) {
+        throw this.#ioError('append to', error);
+      }
       inserted = 0;
     }
     if (inserted !== events.length) {
