@@ -154,9 +154,23 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
       pool: postgres.pool,
       conversationId: 'c',
     });
-    expect(
-      await errorCode(backend.readBackward({ cursor: 'x' })[Symbol.asyncIterator]().next()),
-    ).toBe('E_INVALID_ARGUMENT');
+    // Only a cursor as readBackward gives it: an empty one (a UI's "no cursor") read nothing.
+    for (const cursor of [
+      'x',
+      '',
+      ' 1',
+      '1e0',
+      '0x1',
+      '01',
+      '-0',
+      '-1',
+      '1.0',
+      '9007199254740993',
+    ]) {
+      expect(await errorCode(backend.readBackward({ cursor })[Symbol.asyncIterator]().next())).toBe(
+        'E_INVALID_ARGUMENT',
+      );
+    }
   });
 
   it('uses a table in a schema, and ends only the pool it made on close', async () => {

@@ -138,7 +138,11 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): AsyncIterable<LoggedEvent> {
     let before = options.cursor === undefined ? undefined : Number(options.cursor);
-    if (before !== undefined && !(Number.isSafeInteger(before) && before >= 0)) {
+    // Only the decimal text of a seq, as this gives it: Number('') is 0, Number('1e0') is 1.
+    if (
+      before !== undefined &&
+      !(Number.isSafeInteger(before) && before >= 0 && String(before) === options.cursor)
+    ) {
       throw new SpoolforgeError(
         'E_INVALID_ARGUMENT',
         `Not a cursor of this log: ${options.cursor}`,
