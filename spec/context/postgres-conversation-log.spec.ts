@@ -49,6 +49,19 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
     expect((await openLog('round-trip')).events.map((event) => event.seq)).toEqual([3, 5, 6, 7]);
   });
 
+  it('closes after the appends already asked for, all of them stored', async () => {
+    const backend = await PostgresConversationLogBackend.open({
+      connection: postgres.server.config,
+      conversationId: 'close-after',
+    });
+    const log = await ConversationLog.open({ backend });
+    const appends = ['one', 'two', 'three'].map((content) => log.append(user(content)));
+    await log.close();
+    expect((await Promise.all(appends)).flat().map((event) => event.seq)).toEqual([0, 1, 2]);
+    const reopened = await openLog('close-after');
+    expect(reopened.history()).toEqual([user('one'), user('two'), user('three')]);
+  });
+
   it("opens the backend's conversation, and refuses another id", async () => {
     const backend = await PostgresConversationLogBackend.open({
       pool: postgres.pool,

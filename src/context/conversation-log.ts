@@ -77,6 +77,8 @@ export class ConversationLog {
   #nextSeq: number;
   /** Writes run one at a time, in call order (see {@link ConversationLog.#write}). */
   #writing: Promise<unknown> = Promise.resolve();
+  /** Writes asked for and not settled yet, which `close` waits for. */
+  readonly #unsettled = new Set<Promise<unknown>>();
 
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
@@ -170,13 +172,15 @@ export class ConversationLog {
    * @throws SpoolforgeError what the backend throws; then none of the messages is recorded and
    *   the log is unchanged: `E_CONFLICT` when another writer appended to the conversation first.
    */
-  async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
-    const recorded: ConversationMessage[] = [];
-    for (const message of messages) recorded.push(await this.#bounded(message));
-    return this.#write(
-      recorded.map((message) => ({ type: 'message' as const, message })),
-      (events) => this.#events.push(...events),
-    );
+  append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
+    return this.#tracked(async () => {
+      const recorded: ConversationMessage[] = [];
+      for (const message of messages) recorded.push(await this.#bounded(message));
+      return this.#write(
+        recorded.map((message) => ({ type: 'message' as const, message })),
+        (events) => this.#events.push(...events),
+      );
+    });
   }
 
   /**
@@ -184,12 +188,14 @@ export class ConversationLog {
    * and the output's store id. An artifact spooled outside the store (a session without
    * `store`) is put into this log's store first, so the record outlives the process.
    */
-  async appendToolOutcomes(
+  appendToolOutcomes(
     outcomes: readonly ToolCallOutcome[],
     options: { signal?: AbortSignal } = {},
   ): Promise<MessageEvent[]> {
-    return this.append(
-      ...(await toolOutcomeMessages(outcomes, { store: this.store, signal: options.signal })),
+    return this.#tracked(async () =>
+      this.append(
+        ...(await toolOutcomeMessages(outcomes, { store: this.store, signal: options.signal })),
+      ),
     );
   }
 
@@ -198,10 +204,12 @@ export class ConversationLog {
    * `record.keptFrom` on. Earlier events stay in the log for {@link ConversationLog.page}.
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
-    await this.#write([{ type: 'compaction' as const, compaction: record }], () => {
-      this.#compaction = record;
-      this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
-    });
+    await this.#tracked(() =>
+      this.#write([{ type: 'compaction' as const, compaction: record }], () => {
+        this.#compaction = record;
+        this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+      }),
+    );
   }
 
   /**
@@ -237,13 +245,22 @@ export class ConversationLog {
     return undefined;
   }
 
-  /** Closes the backend (the store is yours to keep open). */
+  /** Closes the backend once the writes asked for have settled (the store is yours to keep open). */
   async close(): Promise<void> {
+    await Promise.allSettled(this.#unsettled);
     await this.backend.close?.();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  #tracked<Result>(work: () => Promise<Result>): Promise<Result> {
+    const promise = work();
+    this.#unsettled.add(promise);
+    const settle = () => this.#unsettled.delete(promise);
+    promise.then(settle, settle);
+    return promise;
   }
 
   /**
