@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ArtifactKinds, LinkSigner, ResultLimits } from '../../src/index.js';
 import type { SafeHtml } from '../../src/serve/html-escape.js';
+import type { QueryPool } from '../../src/serve/query-pool.js';
 import type { PageFrame } from '../../src/serve/viewer-pages.js';
 import type { ViewerQuery } from '../../src/serve/viewer-query.js';
 
@@ -15,6 +16,8 @@ export declare const row: SafeHtml;
 export declare const query: ViewerQuery;
 export declare const url: URL;
 export declare const signer: LinkSigner;
+export declare const queries: QueryPool;
+export declare const route: { idOrName: string; parameters: URLSearchParams };
 export declare const context: {
   callId: string;
   limits: ResultLimits;

@@ -96,6 +96,48 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend across writ
     }
   });
 
+  it('reports a lost race as E_CONFLICT under serializable isolation too', async () => {
+    // Such a server reports the loser's duplicate key as a serialization failure.
+    const serializable = {
+      ...postgres.server.config,
+      options: '-c default_transaction_isolation=serializable',
+    };
+    for (let round = 0; round < 10; round++) {
+      const conversationId = `serializable-${round}`;
+      const [a, b] = await Promise.all([
+        openLog(conversationId, serializable),
+        openLog(conversationId, serializable),
+      ]);
+      if (!a || !b) throw new Error('unreachable');
+      const results = await Promise.allSettled([a.append(user('a')), b.append(user('b'))]);
+      const [rejected] = results.filter((result) => result.status === 'rejected');
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect((rejected as PromiseRejectedResult).reason).toMatchObject({ code: 'E_CONFLICT' });
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("keeps a log's concurrent appends from landing after another writer's events", async () => {
+    const [a, b] = await Promise.all([openLog('interleave'), openLog('interleave')]);
+    if (!a || !b) throw new Error('unreachable');
+    await b.append(user('b0'));
+    // Both of a's appends were numbered from its stale end: the first conflicts, and the second
+    // must not then fit right after b's event.
+    const results = await Promise.allSettled([a.append(user('a0')), a.append(user('a1'))]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    for (const result of results) {
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'E_CONFLICT' });
+    }
+    expect(a.events).toEqual([]);
+    expect(a.nextSeq).toBe(0);
+    const stored = await openLog('interleave');
+    expect(stored.history()).toEqual([user('b0')]);
+    // Reopened, a appends after b's event.
+    await stored.append(user('a0'));
+    expect(stored.events.map((event) => event.seq)).toEqual([0, 1]);
+    await Promise.all([a.close(), b.close(), stored.close()]);
+  });
+
   it('refuses an append that would leave a gap or skip the stored end', async () => {
     const backend = await PostgresConversationLogBackend.open({
       pool: postgres.pool,
@@ -126,7 +168,8 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend across writ
           PostgresConversationLogBackend.open({
             pool: each,
             conversationId: `first-${index}`,
-            table: 'raced_events',
+            // One table, named two ways: both must take the same turn to create it.
+            table: index % 2 === 0 ? 'raced_events' : 'public.raced_events',
           }),
         ),
       );

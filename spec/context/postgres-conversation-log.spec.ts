@@ -49,6 +49,19 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
     expect((await openLog('round-trip')).events.map((event) => event.seq)).toEqual([3, 5, 6, 7]);
   });
 
+  it('closes after the appends already asked for, all of them stored', async () => {
+    const backend = await PostgresConversationLogBackend.open({
+      connection: postgres.server.config,
+      conversationId: 'close-after',
+    });
+    const log = await ConversationLog.open({ backend });
+    const appends = ['one', 'two', 'three'].map((content) => log.append(user(content)));
+    await log.close();
+    expect((await Promise.all(appends)).flat().map((event) => event.seq)).toEqual([0, 1, 2]);
+    const reopened = await openLog('close-after');
+    expect(reopened.history()).toEqual([user('one'), user('two'), user('three')]);
+  });
+
   it("opens the backend's conversation, and refuses another id", async () => {
     const backend = await PostgresConversationLogBackend.open({
       pool: postgres.pool,
@@ -154,9 +167,23 @@ describe.skipIf(!postgres.available)('PostgresConversationLogBackend', () => {
       pool: postgres.pool,
       conversationId: 'c',
     });
-    expect(
-      await errorCode(backend.readBackward({ cursor: 'x' })[Symbol.asyncIterator]().next()),
-    ).toBe('E_INVALID_ARGUMENT');
+    // Only a cursor as readBackward gives it: an empty one (a UI's "no cursor") read nothing.
+    for (const cursor of [
+      'x',
+      '',
+      ' 1',
+      '1e0',
+      '0x1',
+      '01',
+      '-0',
+      '-1',
+      '1.0',
+      '9007199254740993',
+    ]) {
+      expect(await errorCode(backend.readBackward({ cursor })[Symbol.asyncIterator]().next())).toBe(
+        'E_INVALID_ARGUMENT',
+      );
+    }
   });
 
   it('uses a table in a schema, and ends only the pool it made on close', async () => {

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SpooledArtifact } from '../artifact/spooled-artifact.js';
-import { contentText, type ToolCallOutcome } from '../executor/tool-result-content.js';
+import type { ToolCallOutcome } from '../executor/tool-result-content.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
@@ -13,8 +11,9 @@ import type {
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
 import { messageView, resolveLimits } from './message-view.js';
-import { restoredHandle } from './restored-handle.js';
 import { summaryMessage } from './summary-reply.js';
+import { toolOutcomeMessages } from './tool-outcome-messages.js';
+import { readWorkingSet, type WorkingSet } from './working-set.js';
 
 /**
  * Options for {@link ConversationLog.open}: where the log lives, and which conversation.
@@ -54,7 +53,8 @@ type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
  * backwards from its end to there, and {@link ConversationLog.page} scrolls back through the
  * rest. {@link ConversationLog.history} is what a projection renders for the next request.
  * One process writes a conversation at a time: sequence numbers are assigned in memory, from
- * the last one read on open. A backend that keys events by number (PostgreSQL's) turns a second
+ * the last one read on open, as each write's turn comes (writes run one at a time, in call
+ * order). A backend that keys events by number (PostgreSQL's) turns a second
  * writer into `E_CONFLICT` on its append: nothing of it was recorded and this log is unchanged;
  * open the conversation again to see the other writer's events.
  *
@@ -75,6 +75,10 @@ export class ConversationLog {
   #compaction: CompactionRecord | undefined;
   #events: MessageEvent[];
   #nextSeq: number;
+  /** Writes run one at a time, in call order (see {@link ConversationLog.#write}). */
+  #writing: Promise<unknown> = Promise.resolve();
+  /** Writes asked for and not settled yet, which `close` waits for. */
+  readonly #unsettled = new Set<Promise<unknown>>();
 
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
@@ -121,17 +125,9 @@ export class ConversationLog {
     const backend =
       options.backend ??
       (await JsonlConversationLogBackend.inStore(options.store, conversationId, options.sync));
-    const events: MessageEvent[] = [];
-    let compaction: CompactionRecord | undefined;
-    let nextSeq = 0;
-    const signal = options.signal ? { signal: options.signal } : {};
+    let workingSet: WorkingSet;
     try {
-      for await (const { event } of backend.readBackward(signal)) {
-        nextSeq = Math.max(nextSeq, event.seq + 1);
-        if (compaction && event.seq < compaction.keptFrom) break;
-        if (event.type === 'message') events.push(event);
-        else compaction ??= event.compaction;
-      }
+      workingSet = await readWorkingSet(backend, options.signal ? { signal: options.signal } : {});
     } catch (error) {
       // A backend this call opened is this call's to close; a caller's stays theirs.
       if (!options.backend) await backend.close?.().catch(() => undefined);
@@ -143,14 +139,7 @@ export class ConversationLog {
       backend,
       now: options.now ?? Date.now,
       maxResultBytes,
-      compaction,
-      // Read newest first; events a compaction left behind are not in the working set. Handles
-      // of calls an earlier process ran name tools that reach them from this one.
-      events: events
-        .reverse()
-        .filter((event) => event.seq >= (compaction?.keptFrom ?? 0))
-        .map((event) => ({ ...event, message: restoredHandle(event.message) })),
-      nextSeq,
+      ...workingSet,
     });
   }
 
@@ -183,15 +172,15 @@ export class ConversationLog {
    * @throws SpoolforgeError what the backend throws; then none of the messages is recorded and
    *   the log is unchanged: `E_CONFLICT` when another writer appended to the conversation first.
    */
-  async append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
-    const recorded: ConversationMessage[] = [];
-    for (const message of messages) recorded.push(await this.#bounded(message));
-    const events = recorded.map(
-      (message): MessageEvent => this.#event({ type: 'message', message }),
-    );
-    await this.#write(events);
-    this.#events.push(...events);
-    return events;
+  append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
+    return this.#tracked(async () => {
+      const recorded: ConversationMessage[] = [];
+      for (const message of messages) recorded.push(await this.#bounded(message));
+      return this.#write(
+        recorded.map((message) => ({ type: 'message' as const, message })),
+        (events) => this.#events.push(...events),
+      );
+    });
   }
 
   /**
@@ -199,23 +188,15 @@ export class ConversationLog {
    * and the output's store id. An artifact spooled outside the store (a session without
    * `store`) is put into this log's store first, so the record outlives the process.
    */
-  async appendToolOutcomes(
+  appendToolOutcomes(
     outcomes: readonly ToolCallOutcome[],
     options: { signal?: AbortSignal } = {},
   ): Promise<MessageEvent[]> {
-    const messages: ConversationMessage[] = [];
-    for (const outcome of outcomes) {
-      const ref = outcome.ref ?? (await this.#storeResults(outcome, options.signal));
-      messages.push({
-        role: 'tool',
-        toolCallId: outcome.call.id,
-        toolName: outcome.call.name,
-        content: contentText(outcome.content),
-        ...(ref === undefined ? {} : { ref }),
-        ...(outcome.isError ? { isError: true } : {}),
-      });
-    }
-    return this.append(...messages);
+    return this.#tracked(async () =>
+      this.append(
+        ...(await toolOutcomeMessages(outcomes, { store: this.store, signal: options.signal })),
+      ),
+    );
   }
 
   /**
@@ -223,10 +204,12 @@ export class ConversationLog {
    * `record.keptFrom` on. Earlier events stay in the log for {@link ConversationLog.page}.
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
-    const event = this.#event({ type: 'compaction', compaction: record });
-    await this.#write([event]);
-    this.#compaction = record;
-    this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+    await this.#tracked(() =>
+      this.#write([{ type: 'compaction' as const, compaction: record }], () => {
+        this.#compaction = record;
+        this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
+      }),
+    );
   }
 
   /**
@@ -262,8 +245,9 @@ export class ConversationLog {
     return undefined;
   }
 
-  /** Closes the backend (the store is yours to keep open). */
+  /** Closes the backend once the writes asked for have settled (the store is yours to keep open). */
   async close(): Promise<void> {
+    await Promise.allSettled(this.#unsettled);
     await this.backend.close?.();
   }
 
@@ -271,22 +255,41 @@ export class ConversationLog {
     return this.close();
   }
 
-  #event<Event extends ConversationEvent>(fields: DistributiveOmit<Event, 'seq' | 'time'>): Event {
-    return { ...fields, seq: this.#nextSeq++, time: this.#now() } as unknown as Event;
+  #tracked<Result>(work: () => Promise<Result>): Promise<Result> {
+    const promise = work();
+    this.#unsettled.add(promise);
+    const settle = () => this.#unsettled.delete(promise);
+    promise.then(settle, settle);
+    return promise;
   }
 
   /**
-   * Appends events just numbered. A failed append recorded none of them, so their numbers are
-   * handed out again: a gap would read as a conflict to a backend that checks the sequence.
+   * Numbers events, appends them, then `applies` them to the working set, one call at a time:
+   * numbers handed out while an earlier append is in flight would follow events that may never
+   * be stored, and land after another writer's. A failed append recorded none of its events, so
+   * their numbers are handed out again: a gap would read as a conflict to a backend that checks
+   * the sequence.
    */
-  async #write(events: ConversationEvent[]): Promise<void> {
-    try {
-      await this.backend.append(events);
-    } catch (error) {
-      const first = events[0]?.seq;
-      if (first !== undefined && this.#nextSeq === first + events.length) this.#nextSeq = first;
-      throw error;
-    }
+  #write<Event extends ConversationEvent>(
+    fields: DistributiveOmit<Event, 'seq' | 'time'>[],
+    apply: (events: Event[]) => void,
+  ): Promise<Event[]> {
+    const written = this.#writing.then(async () => {
+      const first = this.#nextSeq;
+      const events = fields.map(
+        (each) => ({ ...each, seq: this.#nextSeq++, time: this.#now() }) as unknown as Event,
+      );
+      try {
+        await this.backend.append(events);
+      } catch (error) {
+        this.#nextSeq = first;
+        throw error;
+      }
+      apply(events);
+      return events;
+    });
+    this.#writing = written.catch(() => undefined);
+    return written;
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
@@ -297,17 +300,6 @@ export class ConversationLog {
       metadata: { role: message.role, ...metadata },
     });
     return messageView({ ...message, ref: id }, { maxResultBytes: this.#maxResultBytes });
-  }
-
-  async #storeResults(outcome: ToolCallOutcome, signal: AbortSignal | undefined) {
-    const results = outcome.call.results;
-    if (!(results instanceof SpooledArtifact) || !this.store) return undefined;
-    const record = await this.store.put(readerChunks(results.reader, signal ? { signal } : {}), {
-      ...(results.mediaType === undefined ? {} : { mediaType: results.mediaType }),
-      metadata: { toolCallId: outcome.call.id, toolName: outcome.call.name },
-      ...(signal ? { signal } : {}),
-    });
-    return record.id;
   }
 }
 

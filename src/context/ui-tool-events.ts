@@ -2,7 +2,7 @@ import { spool } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { LinkSigner } from '../serve/link-signer.js';
 import { artifactPath } from '../serve/viewer-links.js';
-import { throwIfAborted } from '../shared/spoolforge-error.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 
 /**
@@ -67,7 +67,10 @@ export type UiToolEvent =
 export interface UiToolEventsOptions {
   /** Large text and byte results are put here, so the reference can link to them. */
   store?: ArtifactStore;
-  /** Where `createArtifactHandler(store)` is mounted, e.g. `https://agent.example/artifacts`. */
+  /**
+   * Where `createArtifactHandler(store)` is mounted, e.g. `https://agent.example/artifacts`; a
+   * query or fragment is `E_INVALID_ARGUMENT`.
+   */
   baseUrl?: string;
   /** Results up to this many bytes pass unchanged. Default 8 KiB. */
   maxInlineBytes?: number;
@@ -117,6 +120,14 @@ export async function* uiToolEvents(
   options: UiToolEventsOptions = {},
 ): AsyncGenerator<UiToolEvent> {
   const maxInlineBytes = options.maxInlineBytes ?? defaultMaxInlineBytes;
+  // A path appended after a query or fragment lands in it: every link, and the scope it is
+  // signed over, would be the base itself (the handler's index).
+  if (options.baseUrl !== undefined && /[?#]/.test(options.baseUrl)) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `baseUrl must be where the artifact handler is mounted, without a query or fragment: ${JSON.stringify(options.baseUrl)}`,
+    );
+  }
   for await (const event of events) {
     throwIfAborted(options.signal);
     if (event.type !== 'complete') {

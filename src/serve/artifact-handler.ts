@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResultLimits } from '../artifact/forge/model-lines.js';
-import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
@@ -15,14 +14,9 @@ import {
   sendForbidden,
 } from './request-gate.js';
 import { serveArtifactBody } from './serve-artifact-body.js';
+import { serveArtifactView } from './serve-artifact-view.js';
 import { serveRemoteArtifactBody } from './serve-remote-artifact-body.js';
-import {
-  type PageFrame,
-  renderArtifactPage,
-  renderIndexPage,
-  renderProblemPage,
-} from './viewer-pages.js';
-import { readViewerQuery, runViewerQuery, type ViewerOutcome } from './viewer-query.js';
+import { type PageFrame, renderIndexPage, renderProblemPage } from './viewer-pages.js';
 
 /**
  * Options for {@link createArtifactHandler}.
@@ -60,7 +54,8 @@ export interface ArtifactHandlerOptions {
   signedLinks?: SignedLinksOptions;
   /**
    * Called for every request under the base path, after the signature check: `false` answers
-   * 403, a throw is a failure like any other (500, or `next(error)`).
+   * 403, a throw is a failure like any other (500, or `next(error)`), and so is an answer that
+   * is not a boolean (`E_INVALID_ARGUMENT`).
    */
   authorize?: ArtifactAuthorizer;
   /**
@@ -71,9 +66,6 @@ export interface ArtifactHandlerOptions {
    */
   remoteBody?: 'proxy' | 'redirect';
 }
-
-/** What a refused grep is told to wait: about what a regex scan may take before it gives up. */
-const retryAfterSeconds = 10;
 
 /**
  * A `node:http` request listener that is also Express-style middleware: paths outside its base
@@ -208,7 +200,13 @@ export function createArtifactHandler(
           return await serveArtifactBody(request, response, record, store.dataFile(record.id));
         }
         case 'view':
-          return await viewArtifact(route, request, response, frame, signal);
+          return await serveArtifactView(request, response, route, {
+            store,
+            queries,
+            limits,
+            frame,
+            signal,
+          });
       }
     } catch (error) {
       // A damaged artifact is the store's state, not a failure of this request: say which.
@@ -235,50 +233,6 @@ export function createArtifactHandler(
       return sendHtml(request, response, 200, renderIndexPage(frame, records), frame.nonce);
     }
     sendJson(request, response, 200, { artifacts: records.map(listedRecord) });
-  }
-
-  async function viewArtifact(
-    route: { idOrName: string; parameters: URLSearchParams },
-    request: IncomingMessage,
-    response: ServerResponse,
-    frame: PageFrame,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const record = await store.info(route.idOrName);
-    const notFound = () => {
-      const problem = `No artifact "${route.idOrName}": it is unknown or has expired.`;
-      sendHtml(request, response, 404, renderProblemPage(frame, problem), frame.nonce);
-    };
-    if (record === undefined) return notFound();
-    const query = readViewerQuery(route.parameters);
-    // HEAD gets the page's headers without running what may be a scan of gigabytes.
-    const runs = request.method !== 'HEAD';
-    const release = runs && query.operation === 'grep' ? await queries.acquire(signal) : () => {};
-    if (release === undefined) {
-      response.setHeader('Retry-After', String(retryAfterSeconds));
-      const problem = 'The viewer is busy with other searches: try again in a few seconds.';
-      return sendHtml(request, response, 429, renderProblemPage(frame, problem), frame.nonce);
-    }
-    let outcome: ViewerOutcome = { text: '' };
-    try {
-      const artifact = await openArtifact(store, record, signal);
-      if (artifact === undefined) return notFound();
-      try {
-        if (runs)
-          outcome = await runViewerQuery(artifact, query, {
-            callId: record.id,
-            limits,
-            signal,
-            kinds: store.kinds,
-          });
-      } finally {
-        await artifact.close();
-      }
-    } finally {
-      release();
-    }
-    const page = renderArtifactPage(frame, record, query, outcome);
-    sendHtml(request, response, 'text' in outcome ? 200 : 400, page, frame.nonce);
   }
 
   return (request, response, next) => {
@@ -318,19 +272,4 @@ function listedRecord(record: StoredArtifactRecord) {
     metadata: record.metadata,
     sha256: record.sha256,
   };
-}
-
-/** The artifact, or `undefined` when it expired or was deleted since `info`. */
-async function openArtifact(
-  store: ArtifactStore,
-  record: StoredArtifactRecord,
-  signal: AbortSignal,
-): Promise<SpooledArtifact | undefined> {
-  try {
-    return await store.get(record.id, { signal });
-  } catch (error) {
-    if (SpoolforgeError.isInstance(error) && error.code === 'E_ARTIFACT_NOT_FOUND')
-      return undefined;
-    throw error;
-  }
 }

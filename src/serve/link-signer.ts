@@ -83,6 +83,8 @@ const maxTime = 8.64e15;
 const expiresPattern = /^[1-9]\d{0,12}$/;
 /** An HMAC-SHA256 in unpadded base64url. */
 const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
+/** A `.` or `..` path segment, plain or percent-encoded; a backslash separates as a slash does. */
+const dotSegmentPattern = /(?:^|[/\\])(?:\.|%2e){1,2}(?=[/\\]|$)/i;
 
 /**
  * Makes a {@link LinkSigner}: a link's `signature` is an HMAC-SHA256 (base64url) over its path
@@ -92,7 +94,8 @@ const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
  * encoded again, no trailing slash, dot segments resolved), so `/artifacts/` and `/artifacts`
  * are one path, and `a%2Fb` stays one segment. Verification is constant-time, against each key.
  * A key shorter than 32 bytes, `key` with `keys`, an empty `keys`, or a `ttl` that is not a
- * positive number is `E_INVALID_ARGUMENT`.
+ * positive number is `E_INVALID_ARGUMENT`; so is signing a path with a `.` or `..` segment
+ * (plain or `%2e`), which the URL would resolve to another path.
  *
  * The path is the one the server sees: behind a proxy that rewrites paths, sign what reaches
  * {@link createArtifactHandler}. Keep keys on the server: whoever has one can sign any path.
@@ -122,9 +125,11 @@ export function createLinkSigner(options: LinkSignerOptions): LinkSigner {
 
   return {
     sign(pathOrUrl, signOptions = {}) {
-      const { url, relative } = parseLink(pathOrUrl);
+      const { url, relative } = parseLink(refuseDotSegments(pathOrUrl));
       const expires = String(Math.ceil(expiryOf(signOptions, now(), ttl) / 1000));
-      const scope = canonicalPath(parseLink(signOptions.scope ?? url).url.pathname);
+      const scope = canonicalPath(
+        parseLink(refuseDotSegments(signOptions.scope ?? url)).url.pathname,
+      );
       url.searchParams.set('expires', expires);
       url.searchParams.set(
         'signature',
@@ -207,6 +212,22 @@ function expiryOf(options: LinkSignOptions, now: number, ttl: number): number {
     );
   }
   return at;
+}
+
+/**
+ * `link`, unless its path has a dot segment: the URL resolves `/artifacts/.` (an artifact named
+ * `.`) to `/artifacts/`, so signing it would sign another path than the caller wrote, here the
+ * index. A URL object has resolved its own already.
+ */
+function refuseDotSegments(link: string | URL): string | URL {
+  const path = typeof link === 'string' ? (link.split(/[?#]/, 1)[0] ?? '') : '';
+  if (dotSegmentPattern.test(path)) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `A signed link's path cannot have a . or .. segment, which would make it another path: ${JSON.stringify(link)}`,
+    );
+  }
+  return link;
 }
 
 /** A link as a URL, and whether it was a path (so `sign` gives a path back). */

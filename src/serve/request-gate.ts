@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactRoute } from './artifact-route.js';
 import { sendHtml, sendJsonError } from './http-responses.js';
 import { createLinkSigner, type LinkSigner, type LinkSignerOptions } from './link-signer.js';
@@ -39,7 +40,7 @@ export interface ArtifactRequestTarget {
 
 /**
  * Decides whether a request may go on: `true` serves it, `false` answers 403, a throw is an
- * unexpected failure (500, or `next(error)`).
+ * unexpected failure (500, or `next(error)`), and so is any answer that is not a boolean.
  *
  * @example
  * ```ts
@@ -70,12 +71,7 @@ export function createRequestGate(options: {
   authorize?: ArtifactAuthorizer;
 }): (route: ArtifactRoute, request: IncomingMessage) => Promise<ViewerLinks | undefined> {
   const { basePath, signedLinks, authorize } = options;
-  const signer =
-    signedLinks === undefined
-      ? undefined
-      : 'signer' in signedLinks
-        ? signedLinks.signer
-        : createLinkSigner(signedLinks);
+  const signer = signerOf(signedLinks);
   const plain = plainViewerLinks(basePath);
   return async (route, request) => {
     const id = route.kind === 'body' || route.kind === 'view' ? route.idOrName : undefined;
@@ -96,14 +92,36 @@ export function createRequestGate(options: {
         index: route.kind === 'index',
       });
     }
-    if (
-      authorize &&
-      !(await authorize(request, { route: route.kind, ...(id === undefined ? {} : { id }) }))
-    ) {
-      return undefined;
+    if (authorize) {
+      const allowed = await authorize(request, {
+        route: route.kind,
+        ...(id === undefined ? {} : { id }),
+      });
+      // Only a boolean: a truthy `'false'` or a forgotten `return` must not decide either way.
+      if (typeof allowed !== 'boolean') {
+        throw new SpoolforgeError(
+          'E_INVALID_ARGUMENT',
+          `authorize must answer true or false, not ${typeof allowed === 'string' ? JSON.stringify(allowed) : String(allowed)}`,
+        );
+      }
+      if (!allowed) return undefined;
     }
     return links;
   };
+}
+
+/** The signer `signedLinks` names or makes; one that cannot sign is refused, never skipped. */
+function signerOf(signedLinks: SignedLinksOptions | undefined): LinkSigner | undefined {
+  if (signedLinks === undefined) return undefined;
+  if (!('signer' in signedLinks)) return createLinkSigner(signedLinks);
+  const { signer } = signedLinks as { signer: Partial<LinkSigner> | null | undefined };
+  if (typeof signer?.sign !== 'function' || typeof signer.verify !== 'function') {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      'signedLinks.signer must be a LinkSigner (createLinkSigner): without one every request would be served unsigned',
+    );
+  }
+  return signer as LinkSigner;
 }
 
 /**

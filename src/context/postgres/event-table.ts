@@ -27,7 +27,8 @@ export function quotedTableName(name: string): string {
 /**
  * Creates the event table and its key unless it exists. `CREATE TABLE IF NOT EXISTS` alone is
  * not safe when two openers race (one fails on the catalog's unique index): a transaction-scoped
- * advisory lock on the table's name makes them take turns.
+ * advisory lock, one for all tables since a table may be named with or without its schema,
+ * makes them take turns.
  *
  * @throws SpoolforgeError `E_IO` with the database's error as `cause`.
  * @example
@@ -44,7 +45,8 @@ export async function ensureEventTable(pool: pg.Pool, table: string): Promise<vo
     if (rows[0]?.found) return;
     client = await pool.connect();
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+    // One key for every table: `events` and `public.events` may be one table under two names.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('spoolforge event table'))");
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${table} (
          conversation_id text NOT NULL,

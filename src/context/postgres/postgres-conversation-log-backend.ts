@@ -6,6 +6,12 @@ import type { ConversationEvent } from '../conversation-message.js';
 import { ensureEventTable, quotedTableName } from './event-table.js';
 
 /**
+ * What a lost race for a `seq` fails with: a duplicate key, or under serializable isolation a
+ * serialization failure (the winner's row is not in the loser's snapshot). Both roll back.
+ */
+const conflictCodes = new Set<unknown>(['23505', '40001']);
+
+/**
  * Options for {@link PostgresConversationLogBackend.open}.
  */
 export interface PostgresConversationLogOptions {
@@ -132,7 +138,11 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): AsyncIterable<LoggedEvent> {
     let before = options.cursor === undefined ? undefined : Number(options.cursor);
-    if (before !== undefined && !(Number.isSafeInteger(before) && before >= 0)) {
+    // Only the decimal text of a seq, as this gives it: Number('') is 0, Number('1e0') is 1.
+    if (
+      before !== undefined &&
+      !(Number.isSafeInteger(before) && before >= 0 && String(before) === options.cursor)
+    ) {
       throw new SpoolforgeError(
         'E_INVALID_ARGUMENT',
         `Not a cursor of this log: ${options.cursor}`,
@@ -193,7 +203,9 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
         [this.conversationId, first, events.map((event) => JSON.stringify(event))],
       ));
     } catch (error) {
-      if ((error as { code?: unknown }).code !== '23505') throw this.#ioError('append to', error);
+      if (!conflictCodes.has((error as { code?: unknown }).code)) {
+        throw this.#ioError('append to', error);
+      }
       inserted = 0;
     }
     if (inserted !== events.length) {
