@@ -1,4 +1,4 @@
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, type ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { openS3ArtifactStore } from 'spoolforge/s3';
 import { describe, expect, it } from 'vitest';
 import { freshPrefix, listKeys, putObject, rawClient, useS3Server } from './s3-store-helpers.js';
@@ -86,5 +86,76 @@ describe('gc of an S3 store', () => {
     expect(await listKeys(s3(), `${prefix}uploads/`)).toEqual([]);
     await using artifact = await collector.get('paused');
     expect((await artifact.tail(1)).map((line) => line.text)).toEqual(['the end']);
+  });
+  it('keeps the data of a put that completes while gc lists page after page', async () => {
+    const prefix = freshPrefix();
+    const server = s3();
+    // Machine A's client holds the sidecar's PUT until told, as a slow network would.
+    let sidecarHeld: () => void = () => undefined;
+    const sidecarReached = new Promise<void>((resolve) => {
+      sidecarHeld = resolve;
+    });
+    let releaseSidecar: () => void = () => undefined;
+    const sidecarReleased = new Promise<void>((resolve) => {
+      releaseSidecar = resolve;
+    });
+    const clientA = new S3Client({ ...server.clientConfig });
+    clientA.middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: string }).Key ?? '';
+        if (context.commandName === 'PutObjectCommand' && key.endsWith('.msgpack')) {
+          sidecarHeld();
+          await sidecarReleased;
+        }
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const writer = await openS3ArtifactStore({
+      bucket: server.bucket,
+      prefix,
+      client: clientA,
+      heartbeatMilliseconds: 200,
+    });
+    // A key of someone else's after the store's objects: the listing reaches it on a page of
+    // its own, between the data's page and the markers'.
+    await putObject(server, `${prefix}objects/~notes`, 'not the store’s\n');
+    const put = writer.put('data of a put under way\n', { name: 'racing' });
+    await sidecarReached;
+    await sleep(3_500); // the data is now older than the grace below; the marker stays fresh
+
+    // Machine B lists one key a page, as a bucket of thousands of keys would page (s3rver cannot
+    // make continuation tokens: each page here is a fresh listing that starts after the last key
+    // of the previous one, as S3's are). A completes its put once B has listed past its sidecar.
+    const clientB = new S3Client({ ...server.clientConfig });
+    clientB.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'ListObjectsV2Command') return next(args);
+        const input = args.input as { ContinuationToken?: string; StartAfter?: string };
+        if (input.ContinuationToken !== undefined) {
+          input.StartAfter = input.ContinuationToken;
+          delete input.ContinuationToken;
+        }
+        const result = await next(args);
+        const output = result.output as ListObjectsV2CommandOutput;
+        const [first, ...rest] = output.Contents ?? [];
+        output.Contents = first ? [first] : [];
+        output.IsTruncated = rest.length > 0;
+        if (first?.Key !== undefined && rest.length > 0) output.NextContinuationToken = first.Key;
+        if (first?.Key === `${prefix}objects/~notes`) {
+          releaseSidecar();
+          await put;
+        }
+        return result;
+      },
+      { step: 'initialize' },
+    );
+    const collector = await openS3ArtifactStore({ bucket: server.bucket, prefix, client: clientB });
+    const report = await collector.gc({ graceMilliseconds: 2_500 });
+    releaseSidecar();
+    const record = await put;
+    expect(report.orphans).toEqual([]);
+    await using artifact = await collector.get(record.id);
+    expect((await artifact.head(1)).map((line) => line.text)).toEqual(['data of a put under way']);
   });
 });
