@@ -210,4 +210,19 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
     expect(report.unabortedUploads).toHaveLength(1);
     expect(await listKeys(s3(), prefix)).toEqual([]);
   });
+  it('rejects with the source’s own error when the source fails midway, leaving nothing visible', async () => {
+    const store = await openStore();
+    for (const lines of [1, 100_000]) {
+      // One line: nothing uploaded yet; 10 MiB: a part out already.
+      const failure = new Error('the tool crashed');
+      async function* failing() {
+        yield* numberedLines(lines);
+        throw failure;
+      }
+      await expect(store.put(failing(), { name: 'crashed' })).rejects.toBe(failure);
+    }
+    expect(await store.list()).toEqual([]);
+    const keys = await listKeys(s3(), prefixOf(store));
+    expect(keys.filter((key) => key.includes('/objects/'))).toEqual([]);
+  });
 });
