@@ -118,7 +118,7 @@ export async function collectS3Garbage(context: {
 }
 
 /**
- * Multipart uploads under the store's `objects/` older than a day that no marker names, where
+ * Multipart uploads of the store's data keys older than a day that no marker names, where
  * the server lists them (ListMultipartUploads; none where it is not implemented).
  */
 async function unmarkedUploads(
@@ -149,6 +149,9 @@ async function unmarkedUploads(
     for (const upload of page.Uploads ?? []) {
       const { Key: key, UploadId: uploadId, Initiated: initiated } = upload;
       if (key === undefined || uploadId === undefined || named.has(uploadId)) continue;
+      // Only the store's own data keys: anything else under objects/ (another store nested
+      // under this prefix, someone's file) is not ours to abort.
+      if (keys.parseObject(key)?.role !== 'data') continue;
       if (Date.now() - (initiated?.getTime() ?? Date.now()) > unmarkedUploadMilliseconds) {
         found.push({ key, uploadId });
       }
