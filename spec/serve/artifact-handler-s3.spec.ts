@@ -1,8 +1,9 @@
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { createArtifactHandler } from 'spoolforge';
 import { openS3ArtifactStore } from 'spoolforge/s3';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../helpers/http-servers.js';
-import { freshPrefix, useS3Server } from '../store/s3-store-helpers.js';
+import { freshPrefix, prefixOf, rawClient, useS3Server } from '../store/s3-store-helpers.js';
 
 const s3 = useS3Server();
 
@@ -76,5 +77,24 @@ describe('createArtifactHandler over an S3 store', () => {
     const listing = await fetch(`${base}/`, { headers: { accept: 'application/json' } });
     expect(listing.status).toBe(200);
     expect(JSON.stringify(await listing.json())).toContain('build log');
+  });
+  it('answers 404 without the body’s headers when the data is gone under its record', async () => {
+    // A delete racing the request: the record was read, the data is no longer there.
+    const { store, record, base } = await serve();
+    await rawClient(s3()).send(
+      new DeleteObjectCommand({
+        Bucket: s3().bucket,
+        Key: `${prefixOf(store)}objects/${record.id}.data`,
+      }),
+    );
+    for (const headers of [{}, { range: 'bytes=5-10' }]) {
+      const response = await fetch(`${base}/${record.id}`, { headers });
+      expect(response.status).toBe(404);
+      const body = (await response.json()) as { error: { message: string } };
+      expect(body.error.message).toBe('Artifact not found');
+      for (const header of ['content-range', 'content-disposition', 'etag']) {
+        expect(response.headers.get(header)).toBeNull();
+      }
+    }
   });
 });

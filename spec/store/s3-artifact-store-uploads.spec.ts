@@ -22,6 +22,7 @@ async function withMultipartListing(uploads: { key: string; uploadId: string; in
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (request.method === 'GET' && url.searchParams.has('uploads')) {
       const entries = uploads
+        .filter((upload) => upload.key.startsWith(url.searchParams.get('prefix') ?? ''))
         .map(
           (upload) =>
             `<Upload><Key>${upload.key}</Key><UploadId>${upload.uploadId}</UploadId>` +
@@ -80,5 +81,26 @@ describe('gc where the server lists multipart uploads', () => {
     expect(proxy.aborted).toEqual(['abandoned']);
     expect(report.abortedUploads).toEqual(['abandoned']);
     expect(report.unabortedUploads).toEqual([]);
+  });
+  it('leaves the uploads of keys that are not its own, under its objects/ too', async () => {
+    const prefix = freshPrefix();
+    const old = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const proxy = await withMultipartListing([
+      // A store whose prefix lies under this one's objects/, and someone's own file.
+      {
+        key: `${prefix}objects/nested/objects/${'c'.repeat(22)}.data`,
+        uploadId: 'nested',
+        initiated: old,
+      },
+      { key: `${prefix}objects/video.mp4`, uploadId: 'foreign', initiated: old },
+    ]);
+    const store = await openS3ArtifactStore({
+      bucket: s3().bucket,
+      prefix,
+      clientConfig: { ...s3().clientConfig, endpoint: proxy.endpoint },
+    });
+    const report = await store.gc();
+    expect(proxy.aborted).toEqual([]);
+    expect(report.abortedUploads).toEqual([]);
   });
 });

@@ -87,6 +87,26 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
     );
     const small = openS3ArtifactStore({ bucket: server.bucket, clientConfig, partSize: 1024 });
     expect(await errorCode(small)).toBe('E_INVALID_ARGUMENT');
+    // SigV4 signs for a week at most: a longer validity would fail every get, not the opening.
+    const long = openS3ArtifactStore({
+      bucket: server.bucket,
+      clientConfig,
+      presignExpiresInSeconds: 8 * 24 * 60 * 60,
+    });
+    expect(await errorCode(long)).toBe('E_INVALID_ARGUMENT');
+  });
+
+  it('presigns data URLs for 1 s to a week, and refuses any other validity', async () => {
+    const store = await openStore();
+    const record = await store.put('signed\n');
+    const url = new URL((await store.dataUrl(record.id, { expiresInSeconds: 604_800 })) ?? '');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('604800');
+    expect(await (await fetch(url)).text()).toBe('signed\n');
+    for (const expiresInSeconds of [0, -5, 1.5, Number.NaN, 604_801]) {
+      expect(await errorCode(store.dataUrl(record.id, { expiresInSeconds }))).toBe(
+        'E_INVALID_ARGUMENT',
+      );
+    }
   });
 
   it('finds the newest by name, and hides and collects expired artifacts', async () => {
@@ -189,5 +209,20 @@ describe('an ArtifactStore on S3 (s3rver)', () => {
     expect(report.temporary).toEqual([expect.stringMatching(/\/uploads\//)]);
     expect(report.unabortedUploads).toHaveLength(1);
     expect(await listKeys(s3(), prefix)).toEqual([]);
+  });
+  it('rejects with the source’s own error when the source fails midway, leaving nothing visible', async () => {
+    const store = await openStore();
+    for (const lines of [1, 100_000]) {
+      // One line: nothing uploaded yet; 10 MiB: a part out already.
+      const failure = new Error('the tool crashed');
+      async function* failing() {
+        yield* numberedLines(lines);
+        throw failure;
+      }
+      await expect(store.put(failing(), { name: 'crashed' })).rejects.toBe(failure);
+    }
+    expect(await store.list()).toEqual([]);
+    const keys = await listKeys(s3(), prefixOf(store));
+    expect(keys.filter((key) => key.includes('/objects/'))).toEqual([]);
   });
 });

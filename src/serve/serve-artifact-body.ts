@@ -96,9 +96,7 @@ export async function serveArtifactBody(
         return;
       }
       const status = error.status ?? 500;
-      for (const header of ['Content-Type', 'Content-Disposition', 'Content-Length', 'ETag']) {
-        response.removeHeader(header);
-      }
+      removeBodyHeaders(response);
       sendJsonError(request, response, status, bodyErrorMessages[status] ?? 'Internal error', {
         ...error.headers,
       });
@@ -141,6 +139,27 @@ function clampSuffixRanges(range: string, size: number): string {
 }
 
 /** What each failure `send` reports means here: 404 is a data file gone since `info`. */
+/**
+ * Takes back the headers set for a body, before an error answers instead of it.
+ *
+ * @example
+ * ```ts
+ * removeBodyHeaders(response);
+ * sendJsonError(request, response, 404, 'Artifact not found');
+ * ```
+ */
+export function removeBodyHeaders(response: ServerResponse): void {
+  for (const header of [
+    'Content-Type',
+    'Content-Disposition',
+    'Content-Length',
+    'Content-Range',
+    'ETag',
+  ]) {
+    response.removeHeader(header);
+  }
+}
+
 const bodyErrorMessages: Record<number, string> = {
   404: 'Artifact not found',
   412: 'Precondition failed: the artifact has another ETag',

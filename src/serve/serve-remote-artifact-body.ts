@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { readerChunks } from '../spool/reader-chunks.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendJsonError } from './http-responses.js';
-import { setBodyHeaders } from './serve-artifact-body.js';
+import { removeBodyHeaders, setBodyHeaders } from './serve-artifact-body.js';
 
 /** How long a redirect's presigned URL stays valid: long enough to start a download. */
 const redirectSeconds = 300;
@@ -13,8 +15,9 @@ const redirectSeconds = 300;
  * presigned URL valid for 5 minutes; else proxied through the store's ranged reader, answering
  * one `bytes` range (206, or 416 with the length), If-Range, If-Match (412) and If-None-Match
  * (304) against the record's SHA-256 ETag, and HEAD. A request for several ranges gets the
- * whole body (RFC 9110 lets a server ignore Range). A failure after the headers (the object
- * replaced mid-stream: `E_REMOTE_CHANGED`) cuts the response short.
+ * whole body (RFC 9110 lets a server ignore Range). Data gone before the first byte (deleted
+ * since the record was read) is a 404; a failure after the headers (the object replaced
+ * mid-stream: `E_REMOTE_CHANGED`) cuts the response short.
  *
  * @example
  * ```ts
@@ -74,8 +77,9 @@ export async function serveRemoteArtifactBody(
     response.end();
     return;
   }
-  const reader = await store.openData(record.id, { signal });
+  let reader: SpoolReader | undefined;
   try {
+    reader = await store.openData(record.id, { signal });
     for await (const chunk of readerChunks(reader, { start, end, signal })) {
       if (!response.write(chunk)) {
         await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
@@ -84,10 +88,18 @@ export async function serveRemoteArtifactBody(
     }
     response.end();
   } catch (error) {
-    if (!response.headersSent) throw error;
-    response.destroy(); // a short body, never one mixing two versions of the object
+    if (response.headersSent) {
+      response.destroy(); // a short body, never one mixing two versions of the object
+      return;
+    }
+    removeBodyHeaders(response);
+    // The data deleted since its record was read (a delete racing this request): as a local
+    // store answers for a data file gone.
+    const gone = SpoolforgeError.isInstance(error) && error.code === 'E_REMOTE_NOT_FOUND';
+    if (!gone) throw error;
+    sendJsonError(request, response, 404, 'Artifact not found');
   } finally {
-    await reader.close?.();
+    await reader?.close?.();
   }
 }
 

@@ -41,7 +41,9 @@ export async function collectS3Garbage(context: {
   const { objects, keys, now, options, readHeader } = context;
   const { signal } = options;
   const grace = options.graceMilliseconds ?? defaultGraceMilliseconds;
-  const isOld = (entry: S3Listed, age = grace) => Date.now() - entry.lastModified > age;
+  // Ages count to when the listing began: an object written while gc lists is never old.
+  const listedAt = Date.now();
+  const isOld = (entry: S3Listed, age = grace) => listedAt - entry.lastModified > age;
   const report: GcReport = {
     expired: [],
     orphans: [],
@@ -53,11 +55,17 @@ export async function collectS3Garbage(context: {
   const sidecars = new Map<string, S3Listed>();
   const data = new Map<string, S3Listed>();
   const markers = new Map<string, S3Listed>();
-  for (const entry of await objects.list(keys.prefix, signal)) {
-    const object = keys.parseObject(entry.key);
-    if (object) (object.role === 'data' ? data : sidecars).set(object.id, entry);
+  // Markers first: a listing runs page after page, and a put may complete between two pages
+  // (sidecar written, then marker deleted). Listed in key order, `objects/` before `uploads/`,
+  // its data could be seen without its sidecar nor its marker; listed after the markers, data
+  // without a sidecar is of a put whose marker was listed, or one started since (not old).
+  for (const entry of await objects.list(keys.uploads, signal)) {
     const markerId = keys.parseMarker(entry.key);
     if (markerId !== undefined) markers.set(markerId, entry);
+  }
+  for (const entry of await objects.list(keys.objects, signal)) {
+    const object = keys.parseObject(entry.key);
+    if (object) (object.role === 'data' ? data : sidecars).set(object.id, entry);
   }
   // A fresh marker is a put in flight on some machine: its data is not an orphan.
   const inFlight = new Set([...markers].filter(([, entry]) => !isOld(entry)).map(([id]) => id));
@@ -110,7 +118,7 @@ export async function collectS3Garbage(context: {
 }
 
 /**
- * Multipart uploads under the store's `objects/` older than a day that no marker names, where
+ * Multipart uploads of the store's data keys older than a day that no marker names, where
  * the server lists them (ListMultipartUploads; none where it is not implemented).
  */
 async function unmarkedUploads(
@@ -141,6 +149,9 @@ async function unmarkedUploads(
     for (const upload of page.Uploads ?? []) {
       const { Key: key, UploadId: uploadId, Initiated: initiated } = upload;
       if (key === undefined || uploadId === undefined || named.has(uploadId)) continue;
+      // Only the store's own data keys: anything else under objects/ (another store nested
+      // under this prefix, someone's file) is not ours to abort.
+      if (keys.parseObject(key)?.role !== 'data') continue;
       if (Date.now() - (initiated?.getTime() ?? Date.now()) > unmarkedUploadMilliseconds) {
         found.push({ key, uploadId });
       }

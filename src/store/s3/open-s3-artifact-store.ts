@@ -2,7 +2,7 @@ import { HeadBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/clien
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { ArtifactStore } from '../artifact-store.js';
 import type { ArtifactStoreOptions } from '../artifact-store-types.js';
-import type { S3ReaderOptions } from './s3-data-reader.js';
+import { maxPresignSeconds, type S3ReaderOptions } from './s3-data-reader.js';
 import { s3Error } from './s3-error.js';
 import { S3Keys } from './s3-keys.js';
 import { S3Objects } from './s3-objects.js';
@@ -42,7 +42,10 @@ export interface S3ArtifactStoreOptions {
    * Default 10 s.
    */
   heartbeatMilliseconds?: number;
-  /** Validity of the presigned URLs data is read through (re-signed at half). Default 3600. */
+  /**
+   * Validity of the presigned URLs data is read through (re-signed at half), 60 s to a week.
+   * Default 3600.
+   */
   presignExpiresInSeconds?: number;
   /** Tuning of the ranged reads (block size, cache, retries, timeouts). */
   reader?: S3ReaderOptions;
@@ -83,12 +86,13 @@ export async function openS3ArtifactStore(
     queueSize >= 1 &&
     heartbeatMilliseconds > 0 &&
     Number.isSafeInteger(expiresInSeconds) &&
-    expiresInSeconds >= 60;
+    expiresInSeconds >= 60 &&
+    expiresInSeconds <= maxPresignSeconds;
   if (!valid) {
     throw new SpoolforgeError(
       'E_INVALID_ARGUMENT',
       'An S3 store needs a bucket, partSize ≥ 5 MiB, queueSize ≥ 1, heartbeatMilliseconds > 0 ' +
-        'and presignExpiresInSeconds ≥ 60',
+        'and presignExpiresInSeconds from 60 to 604800 (a week)',
     );
   }
   const client =

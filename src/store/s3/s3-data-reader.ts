@@ -1,5 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { HttpSpoolReader } from '../../spool/http/http-spool-reader.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
 import type { ReaderDescriptor } from '../../spool/spool-reader.js';
@@ -9,8 +10,12 @@ import type { S3Objects } from './s3-objects.js';
 /** What an S3 store's data readers may be tuned with (block size, cache, retries, timeouts). */
 export type S3ReaderOptions = Omit<HttpSpoolReaderOptions, 'fetch' | 'signal' | 'headers'>;
 
+/** The longest validity SigV4 lets a presigned URL have: a week. */
+export const maxPresignSeconds = 7 * 24 * 60 * 60;
+
 /**
- * A presigned GET URL of `key`, valid `expiresInSeconds`.
+ * A presigned GET URL of `key`, valid `expiresInSeconds` (a whole number from 1 to a week, else
+ * `E_INVALID_ARGUMENT`: the signer refuses longer, and would sign a negative or fractional one).
  *
  * @example
  * ```ts
@@ -22,6 +27,16 @@ export async function presignGet(
   key: string,
   expiresInSeconds: number,
 ): Promise<string> {
+  const valid =
+    Number.isSafeInteger(expiresInSeconds) &&
+    expiresInSeconds >= 1 &&
+    expiresInSeconds <= maxPresignSeconds;
+  if (!valid) {
+    throw new SpoolforgeError(
+      'E_INVALID_ARGUMENT',
+      `A presigned URL is valid 1 to ${maxPresignSeconds} seconds, not ${expiresInSeconds}`,
+    );
+  }
   return getSignedUrl(objects.client, new GetObjectCommand({ Bucket: objects.bucket, Key: key }), {
     expiresIn: expiresInSeconds,
   }).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
@@ -49,6 +50,17 @@ export class S3Objects {
       return (await reply.Body?.transformToByteArray()) ?? new Uint8Array();
     } catch (error) {
       if (isS3NotFound(error)) return undefined;
+      throw s3Error(error, `Reading ${this.url(key)}`);
+    }
+  }
+
+  /** True when `key` exists. */
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isS3NotFound(error)) return false;
       throw s3Error(error, `Reading ${this.url(key)}`);
     }
   }

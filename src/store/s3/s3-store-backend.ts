@@ -74,6 +74,18 @@ export class S3StoreBackend implements StoreBackend {
   }
 
   async writeSidecar(id: string, bytes: Uint8Array): Promise<void> {
+    // A put cut off from the bucket longer than gc's grace (its heartbeats failing) may have
+    // lost its data to gc on another machine: freshen the marker, then publish only data still
+    // there, never an artifact without data.
+    await this.#markers.get(id)?.beat();
+    const data = this.#keys.object(id, 'data');
+    if (!(await this.#objects.exists(data))) {
+      throw new SpoolforgeError(
+        'E_REMOTE_NOT_FOUND',
+        `${this.#objects.url(data)} is gone before its sidecar was written (collected by gc ` +
+          'while this put could not refresh its marker)',
+      );
+    }
     await this.#objects.put(this.#keys.object(id, 'sidecar'), bytes, 'application/msgpack');
     // The artifact is complete: a marker that cannot be deleted now goes stale for gc.
     await this.#settle(id, (marker) => marker.finish().catch(() => marker.stop()));

@@ -24,7 +24,7 @@ export interface UploadSettings {
  * Streams `source` into `objects/<id>.data` with a multipart upload (`@aws-sdk/lib-storage`),
  * building the line index, SHA-256 and head on the way. A marker is written first and kept
  * fresh; the returned marker is finished once the sidecar is written. On failure (an abort
- * included) the upload is aborted, the data deleted and the marker removed; where the server
+ * included; a failing source's own error is rethrown as it is) the upload is aborted, the data deleted and the marker removed; where the server
  * refuses to abort the upload, the marker stays, stale, for `gc` to try again.
  *
  * @example
@@ -58,7 +58,12 @@ export async function uploadData(options: {
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   const done = upload.done();
-  done.catch(() => undefined); // awaited below; a failure meanwhile must not go unhandled
+  // Awaited below (a failure meanwhile must not go unhandled); kept to tell the upload's
+  // failures from the source's, which reach the caller as they are, as from a local store.
+  let uploadFailure: unknown;
+  done.catch((error: unknown) => {
+    uploadFailure = error;
+  });
   const write = async (bytes: Uint8Array) => {
     if (body.write(bytes)) return;
     await Promise.race([once(body, 'drain'), done]);
@@ -82,9 +87,10 @@ export async function uploadData(options: {
     await objects.delete(key).catch(() => undefined);
     if (undone) await marker.finish().catch(() => undefined);
     else await marker.abandon();
-    throw signal?.aborted
-      ? new SpoolforgeError('E_ABORTED', `Uploading ${objects.url(key)}: aborted`)
-      : s3Error(error, `Uploading ${objects.url(key)}`);
+    if (signal?.aborted) {
+      throw new SpoolforgeError('E_ABORTED', `Uploading ${objects.url(key)}: aborted`);
+    }
+    throw error === uploadFailure ? s3Error(error, `Uploading ${objects.url(key)}`) : error;
   } finally {
     signal?.removeEventListener('abort', stop);
   }

@@ -79,6 +79,12 @@ export class UploadMarker {
     return marker;
   }
 
+  /** Rewrites the marker now, after any heartbeat under way. Best effort. */
+  async beat(): Promise<void> {
+    this.#beat = this.#beat.then(() => this.#write()).catch(() => undefined);
+    await this.#beat;
+  }
+
   /** Stops the heartbeat, leaving the marker to go stale: `gc` finishes what the put left. */
   stop(): void {
     clearInterval(this.#timer);
