@@ -5,7 +5,7 @@ import {
   claimedNameOf,
   type DecodedSidecar,
   decodeSidecar,
-  decodeSidecarHeader,
+  readSidecarHeaderFrom,
   type SidecarHeader,
   sidecarHeaderBytes,
 } from './sidecar.js';
@@ -26,13 +26,13 @@ export async function readSidecarHeader(
   path: string,
   id: string,
 ): Promise<SidecarHeader | undefined> {
-  return withSidecar(path, async (handle) => {
-    const prefix = await readFully(handle, 0, sidecarHeaderBytes);
-    return (
-      decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes }) ??
-      decodeSidecarHeader(id, await readWhole(handle))
-    );
-  });
+  return withSidecar(path, (handle) =>
+    readSidecarHeaderFrom(
+      id,
+      () => readFully(handle, 0, sidecarHeaderBytes),
+      () => readWhole(handle),
+    ),
+  );
 }
 
 /**

@@ -82,6 +82,29 @@ export function decodeSidecarHeader(
 }
 
 /**
+ * A sidecar's header from its first {@link sidecarHeaderBytes}, reading the whole sidecar only
+ * when the header runs past them: how both a local and an S3 store read one. `undefined` when
+ * `first` finds no sidecar.
+ *
+ * @example
+ * ```ts
+ * const header = await readSidecarHeaderFrom(id, async () => firstBytes, async () => firstBytes);
+ * ```
+ */
+export async function readSidecarHeaderFrom(
+  id: string,
+  first: () => Promise<Uint8Array | undefined>,
+  whole: () => Promise<Uint8Array | undefined>,
+): Promise<SidecarHeader | undefined> {
+  const prefix = await first();
+  if (prefix === undefined) return undefined;
+  const header = decodeSidecarHeader(id, prefix, { partial: prefix.length === sidecarHeaderBytes });
+  if (header) return header;
+  const bytes = await whole();
+  return bytes && decodeSidecarHeader(id, bytes);
+}
+
+/**
  * A whole sidecar: its header and the line index it restores.
  *
  * @example

@@ -8,7 +8,7 @@ import {
   claimedNameOf,
   type DecodedSidecar,
   decodeSidecar,
-  decodeSidecarHeader,
+  readSidecarHeaderFrom,
   type SidecarHeader,
   sidecarHeaderBytes,
 } from '../sidecar.js';
@@ -104,13 +104,11 @@ export class S3StoreBackend implements StoreBackend {
 
   async readSidecarHeader(id: string): Promise<SidecarHeader | undefined> {
     const key = this.#keys.object(id, 'sidecar');
-    const prefix = await this.#objects.get(key, { end: sidecarHeaderBytes - 1 });
-    if (prefix === undefined) return undefined;
-    const partial = prefix.length === sidecarHeaderBytes;
-    const header = decodeSidecarHeader(id, prefix, { partial });
-    if (header) return header;
-    const whole = await this.#objects.get(key);
-    return whole && decodeSidecarHeader(id, whole);
+    return readSidecarHeaderFrom(
+      id,
+      () => this.#objects.get(key, { end: sidecarHeaderBytes - 1 }),
+      () => this.#objects.get(key),
+    );
   }
 
   async readSidecar(id: string): Promise<DecodedSidecar | undefined> {
