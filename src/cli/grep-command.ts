@@ -106,7 +106,8 @@ async function grepSource(
     await output.drain();
   };
   try {
-    if (source.file && runsInParallel(source.file, 'grep')) {
+    const scan = settings.scan.countOnly ? 'grep' : 'grep-lines';
+    if (source.file && runsInParallel(source.file, scan)) {
       // Worker threads grep line-aligned parts; their output is written in file order.
       const options = { ...settings.syntax, ...settings.scan, onProgress };
       return (await parallelGrepScan(source.file.path, settings.pattern, options, sink)).matchCount;
