@@ -11,6 +11,11 @@ import type {
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
 import { messageView, resolveLimits } from './message-view.js';
+import {
+  type ConversationPage,
+  type ConversationPageOptions,
+  readConversationPage,
+} from './read-conversation-page.js';
 import { summaryMessage } from './summary-reply.js';
 import { toolOutcomeMessages } from './tool-outcome-messages.js';
 import { readWorkingSet, type WorkingSet } from './working-set.js';
@@ -216,23 +221,8 @@ export class ConversationLog {
    * Scrollback for a UI: up to `limit` events (default 50) before `cursor`, newest first, and
    * the cursor of the page before them (`undefined` at the start of the conversation).
    */
-  async page(
-    options: { cursor?: string; limit?: number; signal?: AbortSignal } = {},
-  ): Promise<{ events: ConversationEvent[]; cursor: string | undefined }> {
-    const limit = options.limit ?? 50;
-    if (!(Number.isInteger(limit) && limit >= 1)) {
-      throw new SpoolforgeError('E_INVALID_ARGUMENT', `limit must be 1 or more: ${limit}`);
-    }
-    const events: ConversationEvent[] = [];
-    let cursor: string | undefined;
-    const { limit: _, ...readOptions } = options;
-    // One event past the page tells whether there is a page before it.
-    for await (const logged of this.backend.readBackward(readOptions)) {
-      if (events.length === limit) return { events, cursor };
-      events.push(logged.event);
-      cursor = logged.cursor;
-    }
-    return { events, cursor: undefined };
+  page(options: ConversationPageOptions = {}): Promise<ConversationPage> {
+    return readConversationPage(this.backend, options);
   }
 
   /** The tool message in the working set answering call `toolCallId`, or with that `ref`. */
