@@ -11,3 +11,4 @@ export declare const tasks: unknown[];
 export declare function run(task: unknown): Promise<unknown>;
 export declare function write(records: Uint8Array): void;
 export { stat } from 'node:fs/promises';
+export { openSync, readSync } from 'node:fs';

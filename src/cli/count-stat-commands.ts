@@ -74,7 +74,11 @@ async function measure(source: CliSource, context: CliContext, options: { sniff:
     const end = Math.min(sniffBytes, index.byteLength);
     for await (const chunk of source.chunks({ end })) keepHead(chunk);
   }
-  for await (const chunk of source.chunks({ start: index.byteLength, reuseBuffers: true })) {
+  for await (const chunk of source.chunks({
+    start: index.byteLength,
+    reuseBuffers: true,
+    countInPlace: true,
+  })) {
     keepHead(chunk);
     index.append(chunk);
     progress.update(index.byteLength);

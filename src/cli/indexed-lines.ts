@@ -44,7 +44,11 @@ export async function copyIndexedLines(
     const covered = index.byteLength;
     // A line is located once the index has counted the newline before it.
     if (index.lineCount <= start && covered < file.stats.size) {
-      for await (const chunk of source.chunks({ start: covered, reuseBuffers: true })) {
+      for await (const chunk of source.chunks({
+        start: covered,
+        reuseBuffers: true,
+        countInPlace: true,
+      })) {
         index.append(chunk);
         if (index.lineCount > start) break;
       }

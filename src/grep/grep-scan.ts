@@ -20,6 +20,8 @@ export const grepReadOptions = {
   reuseBuffers: true,
   lineAligned: true,
   recycledChunkSize: 1024 * 1024,
+  // Line numbers count the newlines between matches: counted where they were read.
+  countInPlace: true,
 } as const;
 
 /**

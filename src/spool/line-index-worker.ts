@@ -17,7 +17,12 @@ async function indexPart() {
   const reader = new FileSpoolReader(path);
   try {
     const index = new LineIndex({ stride });
-    for await (const chunk of readerChunks(reader, { start, end, reuseBuffers: true })) {
+    for await (const chunk of readerChunks(reader, {
+      start,
+      end,
+      reuseBuffers: true,
+      countInPlace: true,
+    })) {
       index.append(chunk);
     }
     return index.snapshot();

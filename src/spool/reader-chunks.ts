@@ -1,5 +1,6 @@
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { newline } from './newlines.js';
+import { countableBuffer } from './simd-newline-count.js';
 import type { SpoolReader } from './spool-reader.js';
 
 /** Large positioned reads keep per-chunk overhead negligible next to the scan itself. */
@@ -40,6 +41,13 @@ export interface ReaderChunksOptions {
    * `\n` (a line longer than a buffer) and the last one are yielded as read.
    */
   lineAligned?: boolean;
+  /**
+   * With `reuseBuffers`: the two buffers lie in the SIMD newline counter's memory while it has
+   * room, so `countNewlines` counts a chunk where it lies instead of copying it first (see
+   * `countableBuffer`). They go back to that pool when the iteration ends, so the last chunk
+   * is valid only until then.
+   */
+  countInPlace?: boolean;
   signal?: AbortSignal;
 }
 
@@ -75,6 +83,7 @@ export async function* readerChunks(
     yield* synchronousChunks(readIntoSync, position, end, {
       bufferSize,
       lineAligned: options.lineAligned === true,
+      countInPlace: options.countInPlace === true,
       signal,
     });
     return;
@@ -98,10 +107,41 @@ async function* synchronousChunks(
   readIntoSync: (target: Uint8Array, position: number) => number,
   start: number,
   end: number,
+  options: {
+    bufferSize: number;
+    lineAligned: boolean;
+    countInPlace: boolean;
+    signal: AbortSignal | undefined;
+  },
+): AsyncGenerator<Uint8Array> {
+  const { bufferSize } = options;
+  const allocated = [0, 1].map(() =>
+    options.countInPlace
+      ? countableBuffer(bufferSize)
+      : { buffer: Buffer.allocUnsafeSlow(bufferSize), release: () => undefined },
+  );
+  try {
+    yield* recycledReads(
+      readIntoSync,
+      start,
+      end,
+      allocated.map(({ buffer }) => buffer),
+      options,
+    );
+  } finally {
+    for (const { release } of allocated) release();
+  }
+}
+
+/** The reads of {@link synchronousChunks}, taking turns between two `buffers`. */
+async function* recycledReads(
+  readIntoSync: (target: Uint8Array, position: number) => number,
+  start: number,
+  end: number,
+  buffers: Buffer[],
   options: { bufferSize: number; lineAligned: boolean; signal: AbortSignal | undefined },
 ): AsyncGenerator<Uint8Array> {
   const { bufferSize, lineAligned, signal } = options;
-  const buffers = [Buffer.allocUnsafeSlow(bufferSize), Buffer.allocUnsafeSlow(bufferSize)];
   let sinceYield = 0;
   /** The partial line after the last chunk's `\n`, in the buffer it was read into. */
   let kept: Buffer | undefined;

@@ -57,12 +57,19 @@ declare const WebAssembly: {
   Instance: new (module: object) => { exports: Record<string, unknown> };
 };
 
-/** Bytes copied into the module's memory per call. */
+/** Bytes copied into the module's memory per call: its first two pages. */
 const windowBytes = 128 * 1024;
+/** Read buffers a scan can take inside the module's memory (see {@link countableBuffer}). */
+const poolBuffers = 8;
+const poolBufferBytes = 1024 * 1024;
+const pageBytes = 64 * 1024;
 
 interface Counter {
   count: (start: number, end: number) => number;
   window: Uint8Array;
+  memory: ArrayBuffer;
+  /** Pool buffers no scan holds. */
+  free: Buffer[];
 }
 
 /**
@@ -74,19 +81,66 @@ let counter: Counter | null | undefined;
 function compileCounter(): Counter | null {
   try {
     const { exports } = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes));
-    const memory = exports.memory as { buffer: ArrayBuffer };
+    const memory = exports.memory as { buffer: ArrayBuffer; grow: (pages: number) => number };
+    // Grown once, before any view of it exists: growing detaches every view of the old buffer.
+    // Pages no scan reads into are never touched, so they take address space, not memory.
+    memory.grow((poolBuffers * poolBufferBytes) / pageBytes);
+    const { buffer } = memory;
     return {
       count: exports.count as Counter['count'],
-      window: new Uint8Array(memory.buffer, 0, windowBytes),
+      window: new Uint8Array(buffer, 0, windowBytes),
+      memory: buffer,
+      free: Array.from({ length: poolBuffers }, (_, index) =>
+        Buffer.from(buffer, windowBytes + index * poolBufferBytes, poolBufferBytes),
+      ),
     };
   } catch {
     return null;
   }
 }
 
+function loadedCounter(): Counter | null {
+  if (counter === undefined) counter = compileCounter(); // null: no SIMD here, tried once
+  return counter;
+}
+
+/**
+ * A buffer of `size` bytes for a scan's recycled reads, inside the counter's memory while it
+ * has room (up to 8 buffers of at most 1 MiB per thread): `countNewlines` then counts what was
+ * read into it where it lies, instead of copying it into that memory first (4 GiB counted in
+ * 1 MiB reads, 2-core EPYC: 0.53-0.56 s against 0.69-0.88 s with the copy; the reads alone
+ * 0.40-0.63 s). Elsewhere an ordinary buffer. `release` hands it back to the pool: its bytes
+ * may then be overwritten by the next scan's reads, so nothing may read it afterwards.
+ *
+ * @example
+ * ```ts
+ * const { buffer, release } = countableBuffer(1024 * 1024);
+ * try {
+ *   const read = readSync(openSync('build.log', 'r'), buffer);
+ *   console.log(countNewlines(buffer, 0, read));
+ * } finally {
+ *   release();
+ * }
+ * ```
+ */
+export function countableBuffer(size: number): { buffer: Buffer; release: () => void } {
+  const pool = loadedCounter();
+  const pooled = size <= poolBufferBytes ? pool?.free.pop() : undefined;
+  if (!pool || !pooled) return { buffer: Buffer.allocUnsafeSlow(size), release: () => undefined };
+  let released = false;
+  return {
+    buffer: pooled.subarray(0, size),
+    release: () => {
+      if (!released) pool.free.push(pooled);
+      released = true;
+    },
+  };
+}
+
 /**
  * Counts `\n` in the whole 64-byte groups at the start of `bytes[start, end)` with SIMD, and
- * returns that count and where the uncounted rest begins; `undefined` without SIMD.
+ * returns that count and where the uncounted rest begins; `undefined` without SIMD. Bytes in a
+ * {@link countableBuffer} are counted in place, others copied into the counter's window first.
  *
  * @example
  * ```ts
@@ -98,14 +152,19 @@ export function countNewlinesSimd(
   start: number,
   end: number,
 ): { count: number; countedTo: number } | undefined {
-  if (counter === undefined) counter = compileCounter(); // null: no SIMD here, tried once
-  if (!counter) return undefined;
+  const simd = loadedCounter();
+  if (!simd) return undefined;
+  if (bytes.buffer === simd.memory) {
+    const countedTo = end - ((end - start) & 63);
+    const offset = bytes.byteOffset;
+    return { count: simd.count(offset + start, offset + countedTo), countedTo };
+  }
   let count = 0;
   let position = start;
   while (end - position >= 64) {
     const length = Math.min(windowBytes, (end - position) & ~63);
-    counter.window.set(bytes.subarray(position, position + length));
-    count += counter.count(0, length);
+    simd.window.set(bytes.subarray(position, position + length));
+    count += simd.count(0, length);
     position += length;
   }
   return { count, countedTo: position };
