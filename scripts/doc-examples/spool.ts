@@ -10,5 +10,5 @@ export declare const tasks: unknown[];
 /** A worker's task. */
 export declare function run(task: unknown): Promise<unknown>;
 export declare function write(records: Uint8Array): void;
-export { stat } from 'node:fs/promises';
 export { openSync, readSync } from 'node:fs';
+export { stat } from 'node:fs/promises';
