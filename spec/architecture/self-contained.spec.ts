@@ -16,7 +16,10 @@ const outsideCitations: { what: string; pattern: RegExp }[] = [
   },
   { what: "a tracker's ticket number", pattern: new RegExp(`\\b${'iss'}ues?\\s+#?\\d+`, 'i') },
   { what: 'a section of a document that is not an RFC', pattern: /(?<!RFC \d+ )§/ },
-  { what: 'a folder outside the repository', pattern: /\/work\/shared\b|shared folder next to/i },
+  {
+    what: 'a folder outside the repository',
+    pattern: new RegExp(`/work/${'sha'}red\\b|${'sha'}red folder next to`, 'i'),
+  },
 ];
 
 const self = fileURLToPath(import.meta.url);
