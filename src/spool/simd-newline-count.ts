@@ -84,13 +84,18 @@ function compileCounter(): Counter | null {
     const memory = exports.memory as { buffer: ArrayBuffer; grow: (pages: number) => number };
     // Grown once, before any view of it exists: growing detaches every view of the old buffer.
     // Pages no scan reads into are never touched, so they take address space, not memory.
-    memory.grow((poolBuffers * poolBufferBytes) / pageBytes);
+    let pooled = poolBuffers;
+    try {
+      memory.grow((poolBuffers * poolBufferBytes) / pageBytes);
+    } catch {
+      pooled = 0; // no address space to spare: counted after a copy, as before
+    }
     const { buffer } = memory;
     return {
       count: exports.count as Counter['count'],
       window: new Uint8Array(buffer, 0, windowBytes),
       memory: buffer,
-      free: Array.from({ length: poolBuffers }, (_, index) =>
+      free: Array.from({ length: pooled }, (_, index) =>
         Buffer.from(buffer, windowBytes + index * poolBufferBytes, poolBufferBytes),
       ),
     };
