@@ -6,8 +6,12 @@ export interface RangeResponse {
   readonly statusText: string;
   /** Header values by case-insensitive name, repeated ones joined with `, ` as fetch does. */
   readonly headers: { get(name: string): string | null };
-  /** The body's chunks; leaving a loop over them early cancels the rest. */
-  readonly body: AsyncIterable<Uint8Array> | null;
+  /**
+   * Hands the body's chunks to `onChunk` in order as they arrive and resolves when the body ends
+   * (at once when there is none). `onChunk` returning `false` stops there and cancels the rest;
+   * one that throws cancels it and rejects with its error; a body cut off mid-way rejects.
+   */
+  pump(onChunk: (chunk: Uint8Array) => boolean): Promise<void>;
   /** Drops the body unread, so the connection closes instead of downloading it. */
   cancel(): Promise<void>;
 }
@@ -36,7 +40,12 @@ export function fetchSend(fetchImplementation: typeof globalThis.fetch): RangeSe
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
-      body: body as AsyncIterable<Uint8Array> | null,
+      pump: async (onChunk) => {
+        // Leaving the loop, by return or throw, cancels the rest of the body.
+        for await (const chunk of (body ?? []) as AsyncIterable<Uint8Array>) {
+          if (!onChunk(chunk)) return;
+        }
+      },
       cancel: async () => {
         await body?.cancel().catch(() => undefined);
       },
