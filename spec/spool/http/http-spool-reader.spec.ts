@@ -128,6 +128,43 @@ describe('HttpSpoolReader against send', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('sends each request to the URL requestUrl gives, through node:http, its secrets kept out of errors', async () => {
+    const text = numberedLog(100_000);
+    const path = await tempFile(text);
+    const serve = serveFiles(path);
+    const agents: (string | undefined)[] = [];
+    // Like an object store: a signature is good for its first three requests only.
+    const uses = new Map<string, number>();
+    const server = await startServer((request, response) => {
+      agents.push(request.headers['user-agent']);
+      const signature = new URL(request.url ?? '/', 'http://localhost').searchParams.get('sig');
+      const used = (uses.get(signature ?? '') ?? 0) + 1;
+      uses.set(signature ?? '', used);
+      if (signature?.startsWith('signed-') && used <= 3) return serve(request, response);
+      response.writeHead(403, `expired: ${request.url}`).end();
+    });
+    let signed = 0;
+    const reader = new HttpSpoolReader(urlOf(server, path, '?sig=never-sent'), {
+      requestUrl: () => urlOf(server, path, `?sig=signed-${Math.floor(signed++ / 3)}-secret`),
+    });
+    expect((await collect(readerChunks(reader))).toString()).toBe(text);
+    expect(server.requests.length).toBeGreaterThan(3);
+    expect(server.requests.length).toBe(reader.stats.requests);
+    expect(new Set(server.requests.map(({ url }) => url)).size).toBe(
+      Math.ceil(server.requests.length / 3),
+    );
+    // fetch would send a User-Agent; node:http sends none.
+    expect(agents.every((agent) => agent === undefined)).toBe(true);
+    const revoked = new HttpSpoolReader(urlOf(server, path), {
+      requestUrl: () => urlOf(server, path, '?sig=revoked-secret'),
+    });
+    const error = await failure(revoked.byteLength(), 'E_REMOTE_FORBIDDEN');
+    expect(error.message).toContain('expired: /');
+    expect(String(error.stack)).not.toContain('revoked-secret');
+    const invalid = new HttpSpoolReader(urlOf(server, path), { requestUrl: () => 'ftp://x/y' });
+    await failure(invalid.read(0, 1), 'E_INVALID_ARGUMENT');
+  });
+
   it('reports a missing object or a refused one without the query string', async () => {
     const path = await tempFile('x\n');
     const server = await startServer(serveFiles(path));

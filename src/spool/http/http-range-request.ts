@@ -17,9 +17,8 @@ import {
  * Where and how a remote object is fetched: everything a Range request needs besides the range.
  */
 export interface RangeClient extends Redaction {
-  /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */
-  url: string;
-  send: RangeSend;
+  /** Sends one GET to the object (its URL without a user and password: those are in `headers`). */
+  send: (headers: Headers, signal: AbortSignal) => ReturnType<RangeSend>;
   headers: Headers;
   policy: RetryPolicy;
   /** Milliseconds an attempt may wait for headers or for the next body chunk. */
@@ -152,7 +151,7 @@ async function attempt<T>(
   const touch = () => void timer.refresh();
   try {
     const combined = AbortSignal.any([signal, controller.signal]);
-    const response = await client.send(client.url, headers, combined);
+    const response = await client.send(headers, combined);
     touch();
     return await handle(response, touch);
   } catch (error) {
