@@ -1,4 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { headerMapOf } from './header-map.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { nodeHttpSend } from './node-http-send.js';
@@ -29,7 +30,7 @@ export function rangeClient(
   onRequest: () => void,
 ): RangeClient {
   const label = redactUrl(url);
-  const headers = headersOf(options, label);
+  const headers = headerMapOf(options.headers, label);
   const target = new URL(url);
   if (target.username || target.password) {
     if (!headers.has('authorization')) {
@@ -90,16 +91,4 @@ function withoutCredentials(url: string, label: string): string {
   target.username = '';
   target.password = '';
   return target.href;
-}
-
-/** `options.headers` as `Headers`; the TypeError for an invalid one would quote its value. */
-function headersOf(options: HttpSpoolReaderOptions, label: string): Headers {
-  try {
-    return new Headers(options.headers);
-  } catch {
-    throw new SpoolforgeError(
-      'E_INVALID_ARGUMENT',
-      `${label}: options.headers has an invalid header name or value`,
-    );
-  }
 }

@@ -1,4 +1,5 @@
 import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { HeaderMap } from './header-map.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
 import type { RangeResponse, RangeSend } from './range-response.js';
@@ -18,8 +19,8 @@ import {
  */
 export interface RangeClient extends Redaction {
   /** Sends one GET to the object (its URL without a user and password: those are in `headers`). */
-  send: (headers: Headers, signal: AbortSignal) => ReturnType<RangeSend>;
-  headers: Headers;
+  send: (headers: HeaderMap, signal: AbortSignal) => ReturnType<RangeSend>;
+  headers: HeaderMap;
   policy: RetryPolicy;
   /** Milliseconds an attempt may wait for headers or for the next body chunk. */
   timeout: number;
@@ -141,7 +142,7 @@ type ResponseHandler<T> = (response: RangeResponse, touch: () => void) => Promis
  */
 async function attempt<T>(
   client: RangeClient,
-  headers: Headers,
+  headers: HeaderMap,
   signal: AbortSignal,
   handle: ResponseHandler<T>,
 ): Promise<T> {
@@ -204,8 +205,8 @@ async function wholeBody(
   return { identity: identityOf(response, declared), head, whole: true };
 }
 
-function requestHeaders(client: RangeClient, range: string, identity?: RemoteIdentity): Headers {
-  const headers = new Headers(client.headers);
+function requestHeaders(client: RangeClient, range: string, identity?: RemoteIdentity): HeaderMap {
+  const headers = new Map(client.headers);
   headers.set('range', range);
   // Compressed bodies would make byte ranges meaningless.
   headers.set('accept-encoding', 'identity');

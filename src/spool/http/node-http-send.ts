@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { HeaderMap } from './header-map.js';
 import type { RangeResponse, RangeSend } from './range-response.js';
 
 /** As many redirects as fetch follows. */
@@ -33,7 +34,7 @@ const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
  * @example
  * ```ts
  * const url = 'https://logs.example.com/a.log';
- * const reply = await nodeHttpSend(url)(url, new Headers({ range: 'bytes=0-99' }), signal);
+ * const reply = await nodeHttpSend(url)(url, new Map([['range', 'bytes=0-99']]), signal);
  * await reply.pump((chunk) => chunk.length > 0);
  * ```
  */
@@ -44,7 +45,7 @@ export function nodeHttpSend(label: string): RangeSend {
 async function follow(
   label: string,
   url: string,
-  headers: Headers,
+  headers: HeaderMap,
   signal: AbortSignal,
 ): Promise<RangeResponse> {
   let target = new URL(url);
@@ -67,7 +68,7 @@ async function follow(
     if (redirects === maxRedirects)
       throw redirectFailure(label, `more than ${maxRedirects} redirects`);
     if (next.origin !== target.origin) {
-      sent = new Headers(sent);
+      sent = new Map(sent);
       for (const name of originBoundHeaders) sent.delete(name);
     }
     target = next;
@@ -89,7 +90,7 @@ function requestOf(protocol: string): Promise<Request> {
   return request;
 }
 
-async function get(target: URL, headers: Headers, signal: AbortSignal): Promise<IncomingMessage> {
+async function get(target: URL, headers: HeaderMap, signal: AbortSignal): Promise<IncomingMessage> {
   const request = await requestOf(target.protocol);
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {

@@ -1,3 +1,5 @@
+import type { HeaderMap } from './header-map.js';
+
 /**
  * What the reader needs of a reply to a Range request, whether fetch or `node:http` sent it.
  */
@@ -19,7 +21,7 @@ export interface RangeResponse {
 /** Sends one GET of `url` with `headers`, following redirects; `signal` aborts it, body and all. */
 export type RangeSend = (
   url: string,
-  headers: Headers,
+  headers: HeaderMap,
   signal: AbortSignal,
 ) => Promise<RangeResponse>;
 
@@ -29,12 +31,12 @@ export type RangeSend = (
  * @example
  * ```ts
  * const send = fetchSend(globalThis.fetch);
- * const reply = await send('https://logs.example.com/a.log', new Headers({ range: 'bytes=0-99' }), signal);
+ * const reply = await send('https://logs.example.com/a.log', new Map([['range', 'bytes=0-99']]), signal);
  * ```
  */
 export function fetchSend(fetchImplementation: typeof globalThis.fetch): RangeSend {
   return async (url, headers, signal) => {
-    const response = await fetchImplementation(url, { headers, signal });
+    const response = await fetchImplementation(url, { headers: new Headers([...headers]), signal });
     const body = response.body;
     return {
       status: response.status,

@@ -26,11 +26,11 @@ export interface Redaction {
  *
  * @example
  * ```ts
- * secretsOf(['https://u:pw12@host/a.log'], new Headers({ authorization: 'Bearer t0k3n' }));
+ * secretsOf(['https://u:pw12@host/a.log'], new Map([['authorization', 'Bearer t0k3n']]));
  * // ['Bearer%20t0k3n', 'Bearer t0k3n', 't0k3n', 'pw12']
  * ```
  */
-export function secretsOf(urls: readonly string[], headers: Headers): string[] {
+export function secretsOf(urls: readonly string[], headers: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
   for (const url of urls.filter((url) => URL.canParse(url))) {
     const { username, password, search } = new URL(url);
