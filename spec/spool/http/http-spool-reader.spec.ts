@@ -1,4 +1,5 @@
 import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { FileSpoolReader, HttpSpoolReader, SpooledArtifact } from 'spoolforge';
 import { readerChunks, tailOffset } from 'spoolforge/engine';
@@ -126,6 +127,32 @@ describe('HttpSpoolReader against send', () => {
     expect(server.requests[0]?.authorization).toBe('Bearer token-1');
     expect(server.requests[0]?.url).toContain('X-Amz-Signature=secret');
     expect(seen).toHaveLength(1);
+  });
+
+  it('sends headers given as pairs or as Headers the way fetch would, and refuses a bad name', async () => {
+    const path = await tempFile('one\n');
+    const seen: IncomingHttpHeaders[] = [];
+    const serve = serveFiles(path);
+    const server = await startServer((request, response) => {
+      seen.push(request.headers);
+      serve(request, response);
+    });
+    const pairs = new HttpSpoolReader(urlOf(server, path), {
+      headers: [
+        ['X-Team', ' blue '],
+        ['x-team', 'green'],
+        ['Authorization', 'Bearer token-2'],
+      ],
+    });
+    expect(Buffer.from(await pairs.read(0, 4)).toString()).toBe('one\n');
+    expect(seen[0]?.['x-team']).toBe('blue, green');
+    expect(seen[0]?.authorization).toBe('Bearer token-2');
+    const headers = new Headers({ 'X-Team': 'red' });
+    await new HttpSpoolReader(urlOf(server, path), { headers }).read(0, 4);
+    expect(seen[1]?.['x-team']).toBe('red');
+    expect(
+      () => new HttpSpoolReader(urlOf(server, path), { headers: { 'bad name': 'x' } }),
+    ).toThrow(expect.objectContaining({ code: 'E_INVALID_ARGUMENT' }));
   });
 
   it('sends each request to the URL requestUrl gives, through node:http, its secrets kept out of errors', async () => {
