@@ -1,4 +1,5 @@
 import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { FileSpoolReader, HttpSpoolReader, SpooledArtifact } from 'spoolforge';
 import { readerChunks, tailOffset } from 'spoolforge/engine';
@@ -126,6 +127,69 @@ describe('HttpSpoolReader against send', () => {
     expect(server.requests[0]?.authorization).toBe('Bearer token-1');
     expect(server.requests[0]?.url).toContain('X-Amz-Signature=secret');
     expect(seen).toHaveLength(1);
+  });
+
+  it('sends headers given as pairs or as Headers the way fetch would, and refuses a bad name', async () => {
+    const path = await tempFile('one\n');
+    const seen: IncomingHttpHeaders[] = [];
+    const serve = serveFiles(path);
+    const server = await startServer((request, response) => {
+      seen.push(request.headers);
+      serve(request, response);
+    });
+    const pairs = new HttpSpoolReader(urlOf(server, path), {
+      headers: [
+        ['X-Team', ' blue '],
+        ['x-team', 'green'],
+        ['Authorization', 'Bearer token-2'],
+      ],
+    });
+    expect(Buffer.from(await pairs.read(0, 4)).toString()).toBe('one\n');
+    expect(seen[0]?.['x-team']).toBe('blue, green');
+    expect(seen[0]?.authorization).toBe('Bearer token-2');
+    const headers = new Headers({ 'X-Team': 'red' });
+    await new HttpSpoolReader(urlOf(server, path), { headers }).read(0, 4);
+    expect(seen[1]?.['x-team']).toBe('red');
+    expect(
+      () => new HttpSpoolReader(urlOf(server, path), { headers: { 'bad name': 'x' } }),
+    ).toThrow(expect.objectContaining({ code: 'E_INVALID_ARGUMENT' }));
+  });
+
+  it('sends each request to the URL requestUrl gives, through node:http, its secrets kept out of errors', async () => {
+    const text = numberedLog(100_000);
+    const path = await tempFile(text);
+    const serve = serveFiles(path);
+    const agents: (string | undefined)[] = [];
+    // Like an object store: a signature is good for its first three requests only.
+    const uses = new Map<string, number>();
+    const server = await startServer((request, response) => {
+      agents.push(request.headers['user-agent']);
+      const signature = new URL(request.url ?? '/', 'http://localhost').searchParams.get('sig');
+      const used = (uses.get(signature ?? '') ?? 0) + 1;
+      uses.set(signature ?? '', used);
+      if (signature?.startsWith('signed-') && used <= 3) return serve(request, response);
+      response.writeHead(403, `expired: ${request.url}`).end();
+    });
+    let signed = 0;
+    const reader = new HttpSpoolReader(urlOf(server, path, '?sig=never-sent'), {
+      requestUrl: () => urlOf(server, path, `?sig=signed-${Math.floor(signed++ / 3)}-secret`),
+    });
+    expect((await collect(readerChunks(reader))).toString()).toBe(text);
+    expect(server.requests.length).toBeGreaterThan(3);
+    expect(server.requests.length).toBe(reader.stats.requests);
+    expect(new Set(server.requests.map(({ url }) => url)).size).toBe(
+      Math.ceil(server.requests.length / 3),
+    );
+    // fetch would send a User-Agent; node:http sends none.
+    expect(agents.every((agent) => agent === undefined)).toBe(true);
+    const revoked = new HttpSpoolReader(urlOf(server, path), {
+      requestUrl: () => urlOf(server, path, '?sig=revoked-secret'),
+    });
+    const error = await failure(revoked.byteLength(), 'E_REMOTE_FORBIDDEN');
+    expect(error.message).toContain('expired: /');
+    expect(String(error.stack)).not.toContain('revoked-secret');
+    const invalid = new HttpSpoolReader(urlOf(server, path), { requestUrl: () => 'ftp://x/y' });
+    await failure(invalid.read(0, 1), 'E_INVALID_ARGUMENT');
   });
 
   it('reports a missing object or a refused one without the query string', async () => {

@@ -1,4 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { headerMapOf } from './header-map.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { nodeHttpSend } from './node-http-send.js';
@@ -6,9 +7,13 @@ import { fetchSend } from './range-response.js';
 import { secretsOf } from './redact-secrets.js';
 import { decodeUrlComponent, redactUrl } from './redact-url.js';
 
+/** How many of the URLs `options.requestUrl` gave are kept out of errors. */
+const recentUrls = 16;
+
 /**
  * The {@link RangeClient} of a reader of `url` with `options`' defaults filled in; `onRequest`
- * counts requests. Requests go through `node:http`, or through `options.fetch` when given. A user
+ * counts requests. Requests go through `node:http`, or through `options.fetch` when given, to
+ * `url` or to the URL `options.requestUrl` gives for each. A user
  * and password in the URL are sent as `Authorization: Basic` (fetch refuses a URL that carries
  * them), unless `options.headers` has an `Authorization` of its own.
  * Errors are scrubbed of the URL's credentials and of every header value; a header that cannot
@@ -25,26 +30,39 @@ export function rangeClient(
   onRequest: () => void,
 ): RangeClient {
   const label = redactUrl(url);
-  const headers = headersOf(options, label);
+  const headers = headerMapOf(options.headers, label);
   const target = new URL(url);
-  let fetched = url;
   if (target.username || target.password) {
     if (!headers.has('authorization')) {
       const userPass = `${decodeUrlComponent(target.username)}:${decodeUrlComponent(target.password)}`;
       headers.set('authorization', `Basic ${Buffer.from(userPass).toString('base64')}`);
     }
-    target.username = '';
-    target.password = '';
-    fetched = target.href;
   }
   const send = options.fetch ? fetchSend(options.fetch) : nodeHttpSend(label);
+  let secrets = secretsOf([url], headers);
+  const { requestUrl } = options;
+  // The URLs given lately: an error quotes the URL of a request in flight, and requests in
+  // flight are never more than a few, so older ones need no redacting.
+  const recent: string[] = [];
+  const urlOf = requestUrl
+    ? async () => {
+        const next = String(await requestUrl());
+        if (!recent.includes(next)) {
+          recent.push(next);
+          if (recent.length > recentUrls) recent.shift();
+          secrets = secretsOf([url, ...recent], headers);
+        }
+        return withoutCredentials(next, label);
+      }
+    : () => withoutCredentials(url, label);
   return {
-    url: fetched,
     label,
-    secrets: secretsOf(url, headers),
-    send: (input, requestHeaders, signal) => {
+    get secrets() {
+      return secrets;
+    },
+    send: async (requestHeaders, signal) => {
       onRequest();
-      return send(input, requestHeaders, signal);
+      return send(await urlOf(), requestHeaders, signal);
     },
     headers,
     policy: {
@@ -57,14 +75,20 @@ export function rangeClient(
   };
 }
 
-/** `options.headers` as `Headers`; the TypeError for an invalid one would quote its value. */
-function headersOf(options: HttpSpoolReaderOptions, label: string): Headers {
-  try {
-    return new Headers(options.headers);
-  } catch {
+/**
+ * `url` without its user and password (fetch refuses a URL that carries them; they go as
+ * `Authorization`); not an http(s) URL, `E_INVALID_ARGUMENT` without quoting it.
+ */
+function withoutCredentials(url: string, label: string): string {
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  if (target?.protocol !== 'http:' && target?.protocol !== 'https:') {
     throw new SpoolforgeError(
       'E_INVALID_ARGUMENT',
-      `${label}: options.headers has an invalid header name or value`,
+      `${label}: options.requestUrl gave something that is not an http(s) URL`,
     );
   }
+  if (!target.username && !target.password) return url;
+  target.username = '';
+  target.password = '';
+  return target.href;
 }

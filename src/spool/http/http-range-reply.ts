@@ -85,10 +85,8 @@ export async function readBody(
   onChunk: (chunk: Uint8Array) => void,
   touch: () => void,
 ): Promise<void> {
-  if (!response.body) throw new RetryableFailure('the response had no body');
   let received = 0;
-  // Leaving the loop, by return or throw, cancels the rest of the body.
-  for await (const chunk of response.body) {
+  await response.pump((chunk) => {
     touch();
     const room = expected.length - received;
     if (chunk.length > room && !expected.more) {
@@ -100,8 +98,9 @@ export async function readBody(
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     received += part.length;
     onChunk(part);
-    if (received === expected.length && expected.more) return;
-  }
+    // Once the asked bytes are in, a body that goes on is cancelled unread.
+    return !(received === expected.length && expected.more);
+  });
   if (received < expected.length) {
     throw new RetryableFailure(
       `the connection closed after ${received} of ${expected.length} bytes`,

@@ -1,4 +1,5 @@
 import { abortError, SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { HeaderMap } from './header-map.js';
 import { answeredRange, discard, readBody, readWholeBody, shortRange } from './http-range-reply.js';
 import { RetryableFailure, type RetryPolicy, withRetries } from './http-retry.js';
 import type { RangeResponse, RangeSend } from './range-response.js';
@@ -17,10 +18,9 @@ import {
  * Where and how a remote object is fetched: everything a Range request needs besides the range.
  */
 export interface RangeClient extends Redaction {
-  /** What is fetched: the URL without a user and password (sent as `Authorization` instead). */
-  url: string;
-  send: RangeSend;
-  headers: Headers;
+  /** Sends one GET to the object (its URL without a user and password: those are in `headers`). */
+  send: (headers: HeaderMap, signal: AbortSignal) => ReturnType<RangeSend>;
+  headers: HeaderMap;
   policy: RetryPolicy;
   /** Milliseconds an attempt may wait for headers or for the next body chunk. */
   timeout: number;
@@ -142,20 +142,17 @@ type ResponseHandler<T> = (response: RangeResponse, touch: () => void) => Promis
  */
 async function attempt<T>(
   client: RangeClient,
-  headers: Headers,
+  headers: HeaderMap,
   signal: AbortSignal,
   handle: ResponseHandler<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(), client.timeout);
-  };
-  touch();
+  const timer = setTimeout(() => controller.abort(), client.timeout);
+  // Restarts the timer in place: it runs for every body chunk, where a new timer each costs.
+  const touch = () => void timer.refresh();
   try {
     const combined = AbortSignal.any([signal, controller.signal]);
-    const response = await client.send(client.url, headers, combined);
+    const response = await client.send(headers, combined);
     touch();
     return await handle(response, touch);
   } catch (error) {
@@ -208,8 +205,8 @@ async function wholeBody(
   return { identity: identityOf(response, declared), head, whole: true };
 }
 
-function requestHeaders(client: RangeClient, range: string, identity?: RemoteIdentity): Headers {
-  const headers = new Headers(client.headers);
+function requestHeaders(client: RangeClient, range: string, identity?: RemoteIdentity): HeaderMap {
+  const headers = new Map(client.headers);
   headers.set('range', range);
   // Compressed bodies would make byte ranges meaningless.
   headers.set('accept-encoding', 'identity');

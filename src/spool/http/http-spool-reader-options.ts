@@ -9,6 +9,15 @@ export interface HttpSpoolReaderOptions {
   headers?: ConstructorParameters<typeof Headers>[0];
   /** A `fetch` of your own: auth that signs each request, a proxy, a test double. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The URL each request goes to, asked before every request (retries included): for a URL
+   * that must be signed again, as a presigned URL before it expires. The reader's own `url`
+   * still names the object in errors and in `describe()`; the query values and the user and
+   * password of every URL given here are kept out of errors as those of `url` are. Requests
+   * still go through `node:http` (or `fetch`, when given); a user and password in the given
+   * URL are not sent (those of `url` are). Not an http(s) URL: `E_INVALID_ARGUMENT`.
+   */
+  requestUrl?: () => string | URL | Promise<string | URL>;
   /** Unit of the block cache and of random reads. Default 128 KiB. */
   blockSize?: number;
   /** Bytes the least-recently-used block cache keeps. Default 8 MiB. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { HeaderMap } from './header-map.js';
 import type { RangeResponse, RangeSend } from './range-response.js';
 
 /** As many redirects as fetch follows. */
@@ -32,8 +34,8 @@ const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
  * @example
  * ```ts
  * const url = 'https://logs.example.com/a.log';
- * const reply = await nodeHttpSend(url)(url, new Headers({ range: 'bytes=0-99' }), signal);
- * for await (const chunk of reply.body ?? []) console.log(chunk.length);
+ * const reply = await nodeHttpSend(url)(url, new Map([['range', 'bytes=0-99']]), signal);
+ * await reply.pump((chunk) => chunk.length > 0);
  * ```
  */
 export function nodeHttpSend(label: string): RangeSend {
@@ -43,7 +45,7 @@ export function nodeHttpSend(label: string): RangeSend {
 async function follow(
   label: string,
   url: string,
-  headers: Headers,
+  headers: HeaderMap,
   signal: AbortSignal,
 ): Promise<RangeResponse> {
   let target = new URL(url);
@@ -66,17 +68,30 @@ async function follow(
     if (redirects === maxRedirects)
       throw redirectFailure(label, `more than ${maxRedirects} redirects`);
     if (next.origin !== target.origin) {
-      sent = new Headers(sent);
+      sent = new Map(sent);
       for (const name of originBoundHeaders) sent.delete(name);
     }
     target = next;
   }
 }
 
-async function get(target: URL, headers: Headers, signal: AbortSignal): Promise<IncomingMessage> {
-  // node:https (and TLS) loads only for https URLs.
-  const { request } =
-    target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+type Request = typeof import('node:http').request;
+/** Loaded once each, on first use: node:https (and TLS) only for https URLs. */
+const transports = new Map<string, Promise<Request>>();
+
+function requestOf(protocol: string): Promise<Request> {
+  let request = transports.get(protocol);
+  if (!request) {
+    request = (protocol === 'https:' ? import('node:https') : import('node:http')).then(
+      (transport) => transport.request,
+    );
+    transports.set(protocol, request);
+  }
+  return request;
+}
+
+async function get(target: URL, headers: HeaderMap, signal: AbortSignal): Promise<IncomingMessage> {
+  const request = await requestOf(target.protocol);
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
     const outgoing = request(target, { headers: Object.fromEntries(headers) });
@@ -115,11 +130,47 @@ function replyOf(label: string, message: IncomingMessage): RangeResponse {
     status: message.statusCode ?? 0,
     statusText: message.statusMessage ?? '',
     headers: { get: (name) => distinct[name.toLowerCase()]?.join(', ') ?? null },
-    body: message,
+    pump: (onChunk) => pump(message, onChunk),
     cancel: async () => {
       message.destroy();
     },
   };
+}
+
+/**
+ * The body in flowing mode, each chunk handed over from its `'data'` event: no stream buffering,
+ * no promise per chunk, and the socket is never paused and resumed between chunks, as a
+ * paused-mode reader (an async iterator) makes it for every chunk past the stream's
+ * highWaterMark.
+ */
+function pump(message: IncomingMessage, onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      message.off('data', onData);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      let more: boolean;
+      try {
+        more = onChunk(chunk);
+      } catch (error) {
+        message.destroy();
+        settle(error);
+        return;
+      }
+      if (!more) {
+        message.destroy();
+        settle(undefined);
+      }
+    };
+    message.on('data', onData);
+    // An end resolves; an error or a close before the end (a dropped connection) rejects.
+    finished(message, (error) => settle(error ?? undefined));
+  });
 }
 
 function redirectFailure(label: string, what: string): SpoolforgeError {

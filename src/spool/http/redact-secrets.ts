@@ -16,8 +16,8 @@ export interface Redaction {
 }
 
 /**
- * Every credential a request to `url` with `headers` carries, in the forms a server may echo:
- * the URL's user, password and query values; the value of every header (a caller's headers are
+ * Every credential requests to `urls` with `headers` carry, in the forms a server may echo:
+ * each URL's user, password and query values; the value of every header (a caller's headers are
  * where tokens, cookies and API keys go, and none other is sent with every request), the
  * credentials after its auth scheme, a Basic credential decoded (`user:password`, each half), and
  * the values of its `name=value` pairs (cookies, auth parameters). Each raw, percent-decoded and
@@ -26,13 +26,13 @@ export interface Redaction {
  *
  * @example
  * ```ts
- * secretsOf('https://u:pw12@host/a.log', new Headers({ authorization: 'Bearer t0k3n' }));
+ * secretsOf(['https://u:pw12@host/a.log'], new Map([['authorization', 'Bearer t0k3n']]));
  * // ['Bearer%20t0k3n', 'Bearer t0k3n', 't0k3n', 'pw12']
  * ```
  */
-export function secretsOf(url: string, headers: Headers): string[] {
+export function secretsOf(urls: readonly string[], headers: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
-  if (URL.canParse(url)) {
+  for (const url of urls.filter((url) => URL.canParse(url))) {
     const { username, password, search } = new URL(url);
     const values = search
       .slice(1)

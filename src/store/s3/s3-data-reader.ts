@@ -8,7 +8,10 @@ import { s3Error } from './s3-error.js';
 import type { S3Objects } from './s3-objects.js';
 
 /** What an S3 store's data readers may be tuned with (block size, cache, retries, timeouts). */
-export type S3ReaderOptions = Omit<HttpSpoolReaderOptions, 'fetch' | 'signal' | 'headers'>;
+export type S3ReaderOptions = Omit<
+  HttpSpoolReaderOptions,
+  'fetch' | 'requestUrl' | 'signal' | 'headers'
+>;
 
 /** The longest validity SigV4 lets a presigned URL have: a week. */
 export const maxPresignSeconds = 7 * 24 * 60 * 60;
@@ -75,7 +78,8 @@ export async function openS3DataReader(
   return new S3DataReader(objects.url(key), url, {
     ...options.reader,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    fetch: async (_input, init) => fetch(await current(), init),
+    // Each request asks for the current URL and goes through node:http, the reader's fast path.
+    requestUrl: current,
   });
 }
 

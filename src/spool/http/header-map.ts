@@ -1,0 +1,50 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
+
+/**
+ * Request headers by lower-case name, repeated names joined with `, `, as `Headers` keeps them.
+ * A plain map: the first `Headers` of a process loads fetch's implementation, about 30 ms of a
+ * command's start-up that the `node:http` path has no other use for.
+ */
+export type HeaderMap = Map<string, string>;
+
+/** The whitespace `Headers` strips from both ends of a value. */
+const edgeWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * `init` (a record, `[name, value]` pairs or a `Headers`) as a {@link HeaderMap}, each value
+ * without the whitespace at its ends. A name or value that cannot be sent is
+ * `E_INVALID_ARGUMENT` naming `label` and never the value, which may be a secret.
+ *
+ * @example
+ * ```ts
+ * headerMapOf({ Authorization: 'Bearer t0k3n' }, 'https://logs.example.com/a.log');
+ * // Map { 'authorization' => 'Bearer t0k3n' }
+ * ```
+ */
+export function headerMapOf(init: HttpSpoolReaderOptions['headers'], label: string): HeaderMap {
+  const headers: HeaderMap = new Map();
+  if (init === undefined) return headers;
+  const pairs: Iterable<readonly unknown[]> =
+    Symbol.iterator in init ? (init as Iterable<readonly unknown[]>) : Object.entries(init);
+  for (const pair of pairs) {
+    const [name, raw] = pair;
+    const value = String(raw).replace(edgeWhitespace, '');
+    try {
+      if (pair.length !== 2 || typeof name !== 'string')
+        throw new TypeError('not a name and a value');
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      throw new SpoolforgeError(
+        'E_INVALID_ARGUMENT',
+        `${label}: options.headers has an invalid header name or value`,
+      );
+    }
+    const key = name.toLowerCase();
+    const earlier = headers.get(key);
+    headers.set(key, earlier === undefined ? value : `${earlier}, ${value}`);
+  }
+  return headers;
+}
