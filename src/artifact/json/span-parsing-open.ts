@@ -1,5 +1,4 @@
 import { throwIfAborted } from '../../shared/spoolforge-error.js';
-import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import type { EntryOffset } from './array-span-batches.js';
 import { checkpointStride, IndexedJsonDocument } from './indexed-json-document.js';
@@ -21,6 +20,8 @@ import { JsonStructureScanner } from './json-structure-scanner.js';
 
 /** Bytes read at a time; a span is at most half of it. */
 const blockSize = 1024 * 1024;
+/** A synchronous read lets timers, I/O and aborts in every 8 MiB. */
+const bytesBetweenYields = 8 * 1024 * 1024;
 /** How far the root's `[` may be looked for (whitespace and a byte order mark before it). */
 const rootSearchBytes = 4096;
 
@@ -111,74 +112,64 @@ export class SpanParsingOpen {
    */
   async *batches(): AsyncGenerator<JsonEntry[]> {
     const signal = this.#signal;
-    const chunks = readerChunks(this.#reader, {
-      start: this.#next - 1,
-      end: this.#byteLength,
-      chunkSize: blockSize,
-      initialChunkSize: blockSize,
-      ...(signal ? { signal } : {}),
-    });
-    const reading = chunks[Symbol.asyncIterator]();
-    // Always a copy: the bytes before and at a span's ends are overwritten with `[` and `]`.
-    let buffer = Buffer.alloc(0);
+    // One buffer, recycled: the bytes before and at a span's ends are overwritten with `[` and
+    // `]`, so they are always a copy of the reader's.
+    const buffer = Buffer.allocUnsafeSlow(blockSize + this.#maxSpan + 1);
     let bufferStart = this.#next - 1;
+    let filled = 0;
     let ended = false;
     let separator: Separator | undefined;
     let spans = 0;
     let missed = 0;
-    try {
-      for (;;) {
-        const span = this.#next - bufferStart;
-        if (!ended && buffer.length - span <= this.#maxSpan) {
-          const parts: Uint8Array[] = [buffer.subarray(span - 1)];
-          let length = parts[0]?.length ?? 0;
-          while (length < blockSize + this.#maxSpan) {
-            const next = await reading.next();
-            if (next.done) {
-              ended = true;
-              break;
-            }
-            parts.push(next.value);
-            length += next.value.length;
-          }
-          buffer = Buffer.concat(parts, length);
-          bufferStart = this.#next - 1;
-          continue;
+    let sinceYield = 0;
+    for (;;) {
+      const span = this.#next - bufferStart;
+      if (!ended && filled - span <= this.#maxSpan) {
+        // The unparsed rest moves to the front, with the byte before it; then a block is read.
+        buffer.copyWithin(0, span - 1, filled);
+        bufferStart += span - 1;
+        filled -= span - 1;
+        const bytesRead = await this.#readInto(buffer.subarray(filled), bufferStart + filled);
+        filled += bytesRead;
+        ended = bytesRead === 0 || bufferStart + filled >= this.#byteLength;
+        sinceYield += bytesRead;
+        if (sinceYield >= bytesBetweenYields) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
         }
-        throwIfAborted(signal);
-        const limit = Math.min(buffer.length, span + this.#maxSpan);
-        let entry = span;
-        while (entry < limit && isWhitespace(buffer[entry] as number)) entry++;
-        let parsed: ParsedSpan | undefined;
-        let cut = -1;
-        // A guess that misses costs a parse: after a few misses, only the scan finds the ends.
-        if (separator && missed <= 2 + spans / 16) {
-          const found = buffer.subarray(0, limit).indexOf(separator.bytes, entry + this.#stride);
-          cut = found === -1 ? -1 : found + separator.comma;
-          parsed = cut === -1 ? undefined : parseSpan(buffer, span, cut);
-          if (cut !== -1 && !parsed) missed++;
-        }
-        if (!parsed) {
-          const scanned = this.#scanToCut(buffer, bufferStart, entry, limit);
-          if (!scanned) break;
-          cut = scanned.cut;
-          separator = scanned.separator ?? separator;
-          parsed = parseSpan(buffer, span, cut);
-          if (!parsed?.values.length) break;
-        }
-        const { values, latin1 } = parsed;
-        spans++;
-        const index = this.#index;
-        this.#checkpoints.push({ index, offset: bufferStart + entry });
-        this.#index += values.length;
-        this.#next = bufferStart + cut + 1;
-        const batch: JsonEntry[] = new Array(values.length);
-        for (let position = 0; position < values.length; position++)
-          batch[position] = { index: index + position, value: values[position], latin1 };
-        yield batch;
+        continue;
       }
-    } finally {
-      await reading.return?.(undefined);
+      throwIfAborted(signal);
+      const limit = Math.min(filled, span + this.#maxSpan);
+      let entry = span;
+      while (entry < limit && isWhitespace(buffer[entry] as number)) entry++;
+      let parsed: ParsedSpan | undefined;
+      let cut = -1;
+      // A guess that misses costs a parse: after a few misses, only the scan finds the ends.
+      if (separator && missed <= 2 + spans / 16) {
+        const found = buffer.subarray(0, limit).indexOf(separator.bytes, entry + this.#stride);
+        cut = found === -1 ? -1 : found + separator.comma;
+        parsed = cut === -1 ? undefined : parseSpan(buffer, span, cut);
+        if (cut !== -1 && !parsed) missed++;
+      }
+      if (!parsed) {
+        const scanned = this.#scanToCut(buffer, bufferStart, entry, limit);
+        if (!scanned) break;
+        cut = scanned.cut;
+        separator = scanned.separator ?? separator;
+        parsed = parseSpan(buffer, span, cut);
+        if (!parsed?.values.length) break;
+      }
+      const { values, latin1 } = parsed;
+      spans++;
+      const index = this.#index;
+      this.#checkpoints.push({ index, offset: bufferStart + entry });
+      this.#index += values.length;
+      this.#next = bufferStart + cut + 1;
+      const batch: JsonEntry[] = new Array(values.length);
+      for (let position = 0; position < values.length; position++)
+        batch[position] = { index: index + position, value: values[position], latin1 };
+      yield batch;
     }
     const document = await this.finish();
     yield* document.batches({
@@ -187,6 +178,22 @@ export class SpanParsingOpen {
       latin1: true,
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /** Reads into `target` from `position` (to the end at most); how many bytes were read. */
+  async #readInto(target: Uint8Array, position: number): Promise<number> {
+    const length = Math.min(target.length, this.#byteLength - position);
+    if (length <= 0) return 0;
+    const into = target.subarray(0, length);
+    // Synchronous reads of a file spare the thread pool's round trip and a copy per block.
+    if (this.#reader.readIntoSync) return this.#reader.readIntoSync(into, position);
+    const bytes = await this.#reader.read(
+      position,
+      length,
+      this.#signal ? { signal: this.#signal } : {},
+    );
+    into.set(bytes);
+    return bytes.length;
   }
 
   /** The document: the spans parsed so far are indexed, the rest is scanned from there. */
