@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   MemorySpoolReader,
   type ReadOptions,
@@ -153,5 +156,30 @@ describe('shape() of a large JSON array not opened yet', () => {
     controller.abort();
     expect(await failureOf(artifact.shape({ signal: controller.signal }))).toMatch(/^E_ABORTED/);
     expect((await artifact.shape()).scanned).toBe(rows.length);
+  });
+});
+
+describe('shape() of a large JSON array file not opened yet', () => {
+  it('reads the file as a spool does, with the shape and errors of an open first', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'spoolforge-span-open-'));
+    try {
+      const text = layouts['one record a line'] as string;
+      const path = join(directory, 'rows.json');
+      await writeFile(path, text);
+      const good = SpooledJsonArtifact.fromFile(path, { format: 'json', maxParseBytes });
+      const { shape, scanned } = await good.shape();
+      await good.close();
+      expect({ fields: shape.fields(), scanned }).toEqual(await shapedAfterOpen(text));
+      const badPath = join(directory, 'bad.json');
+      const bad = text.replace('"id":903,"status":null', '"id":903,"status":nul');
+      await writeFile(badPath, bad);
+      const broken = SpooledJsonArtifact.fromFile(badPath, { format: 'json', maxParseBytes });
+      const failure = await failureOf(broken.shape());
+      await broken.close();
+      const { artifact: opened } = artifactOf(bad);
+      expect(failure).toBe(await failureOf(opened.length().then(() => opened.shape())));
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -145,9 +145,12 @@ export class SpooledJsonArtifact extends SpooledArtifact {
           ...scanOptions(options),
           batches: opening.batches(),
         });
-      } finally {
+      } catch (error) {
+        // The document is settled all the same: opened, failed as the open fails, or aborted.
         void opening.finish();
+        throw error;
       }
+      // After a deadline, the rest is indexed now.
       return { shape, document: (await opening.finish()) as JsonDocument, ...whole };
     }
     const document = await this.document(options);
