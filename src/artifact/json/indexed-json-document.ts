@@ -17,7 +17,18 @@ import { JsonStructureScanner } from './json-structure-scanner.js';
 import { scanJsonStructure } from './scan-json-structure.js';
 
 /** A checkpoint every 64 KiB: reaching any entry reads at most that much before it. */
-const checkpointStride = 64 * 1024;
+export const checkpointStride = 64 * 1024;
+
+/**
+ * Where an open takes over from a pass that already indexed a root array's first entries: the
+ * checkpoints it found, the next entry's index, and the offset just after the comma before it
+ * (or after the root's `[`).
+ */
+export interface ArrayIndexResume {
+  checkpoints: EntryOffset[];
+  index: number;
+  offset: number;
+}
 
 /** An entry too large to parse: where its value's bytes are, to index it as a document. */
 interface LargeEntry {
@@ -79,18 +90,27 @@ export class IndexedJsonDocument implements JsonDocument {
   }
 
   /**
-   * Scans the reader's bytes `[start, byteLength)` (default from 0) as one JSON value; a
-   * structural error is `E_INVALID_JSON`.
+   * Scans the reader's bytes `[start, byteLength)` (default from 0) as one JSON value, or with
+   * `resume` the rest of a root array from `resume.offset`; a structural error is
+   * `E_INVALID_JSON`.
    */
   static async open(
     reader: SpoolReader,
-    options: { start?: number; byteLength: number; maxEntryBytes: number; signal?: AbortSignal },
+    options: {
+      start?: number;
+      byteLength: number;
+      maxEntryBytes: number;
+      resume?: ArrayIndexResume;
+      signal?: AbortSignal;
+    },
   ): Promise<IndexedJsonDocument> {
-    const checkpoints: EntryOffset[] = [];
+    const { resume } = options;
+    const checkpoints: EntryOffset[] = resume ? [...resume.checkpoints] : [];
     const large: LargeEntry[] = [];
-    let last = Number.NEGATIVE_INFINITY;
+    let last = checkpoints.at(-1)?.offset ?? Number.NEGATIVE_INFINITY;
     let lastEntryEnd = 0;
     const scanner = new JsonStructureScanner({
+      ...(resume ? { resume: { root: 'array', index: resume.index } } : {}),
       onEntry: (entry) => {
         lastEntryEnd = entry.end;
         if (entry.start - last >= checkpointStride) {
@@ -108,7 +128,11 @@ export class IndexedJsonDocument implements JsonDocument {
       },
     });
     const { start = 0, byteLength, signal } = options;
-    await scanJsonStructure(reader, scanner, { start, end: byteLength, signal });
+    await scanJsonStructure(reader, scanner, {
+      start: resume?.offset ?? start,
+      end: byteLength,
+      signal,
+    });
     const fields = {
       rootType: scanner.root ?? 'null',
       entryCount: scanner.entryCount,

@@ -46,7 +46,7 @@ export class JsonScanError extends Error {
 
 /**
  * Where a scan starts: at the document's first byte, or at a known entry start of a root
- * already seen (a checkpoint of the entry index).
+ * already seen (a checkpoint of the entry index, or just after the comma before entry `index`).
  */
 export interface JsonScanStart {
   root: 'array' | 'object';

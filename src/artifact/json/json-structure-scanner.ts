@@ -67,6 +67,8 @@ export class JsonStructureScanner {
     this.#capture = new ByteCapture(options.maxCaptureBytes);
     this.#root = options.resume?.root;
     this.#index = options.resume?.index ?? 0;
+    // A resume past the first entry comes just after a comma: a closing bracket there is an error.
+    this.#afterComma = this.#index > 0;
     this.#state = options.resume
       ? options.resume.root === 'array'
         ? State.Entry

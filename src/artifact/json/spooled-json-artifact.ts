@@ -8,12 +8,13 @@ import {
 import { detectJsonFormat } from './detect-json-format.js';
 import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
-import { entryBatches, entryPath, type JsonDocument } from './json-document.js';
+import { entryBatches, entryPath, type JsonDocument, type JsonEntry } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
 import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
 import { ParsedJsonDocument } from './parsed-json-document.js';
 import { resolveJsonPath } from './resolve-json-path.js';
+import { SpanParsingOpen } from './span-parsing-open.js';
 
 /**
  * Options for a {@link SpooledJsonArtifact}.
@@ -80,11 +81,19 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   async document(options: QueryOptions = {}): Promise<JsonDocument> {
     const byteLength = await this.byteLength();
     if (this.#document?.byteLength === byteLength) return this.#document.promise;
-    const promise = this.#open(byteLength, options.signal);
-    this.#document = { byteLength, promise };
+    return this.#remember(byteLength, this.#open(byteLength, options.signal));
+  }
+
+  #remember(byteLength: number, promise: Promise<JsonDocument>): Promise<JsonDocument> {
+    const document = { byteLength, promise };
+    this.#document = document;
     // A failure is remembered like a success (the bytes will not change), except an abort.
     promise.catch((error) => {
-      if (SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED')
+      if (
+        SpoolforgeError.isInstance(error) &&
+        error.code === 'E_ABORTED' &&
+        this.#document === document
+      )
         this.#document = undefined;
     });
     return promise;
@@ -120,10 +129,32 @@ export class SpooledJsonArtifact extends SpooledArtifact {
    * with counts, examples. `scanned` says how many values it saw before any timeout.
    */
   async shape(options: JsonScanOptions & { path?: string } = {}) {
-    const document = await this.document(options);
     const shape = new JsonShape();
-    let scanned = 0;
     const path = options.path ?? '$';
+    const opening =
+      path === '$' && !options.startIndex ? await this.#openParsing(options) : undefined;
+    if (opening) {
+      // An array opened by this walk: its entries come as the open reads them.
+      const root = {
+        rootType: 'array' as const,
+        child: (segment: string) => opening.document.then((document) => document.child(segment)),
+      };
+      let whole: Awaited<ReturnType<typeof shapeEntries>>;
+      try {
+        whole = await shapeEntries(root, '$', shape, {
+          ...scanOptions(options),
+          batches: opening.batches(),
+        });
+      } catch (error) {
+        // The document is settled all the same: opened, failed as the open fails, or aborted.
+        void opening.finish();
+        throw error;
+      }
+      // After a deadline, the rest is indexed now.
+      return { shape, document: (await opening.finish()) as JsonDocument, ...whole };
+    }
+    const document = await this.document(options);
+    let scanned = 0;
     // The root, or an entry too large to parse (`$.items`), is shaped from its entries.
     const target = await resolveJsonPath(document, path);
     if (target.segments.length === 1) {
@@ -158,6 +189,27 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     return records;
   }
 
+  /**
+   * A large JSON array not opened yet, opened by the caller's walk of every entry (see
+   * {@link SpanParsingOpen}); undefined for anything else, which {@link document} opens.
+   */
+  async #openParsing(options: QueryOptions): Promise<SpanParsingOpen | undefined> {
+    const { signal } = options;
+    const byteLength = await this.byteLength();
+    if (this.#document?.byteLength === byteLength || byteLength <= this.maxParseBytes) return;
+    this.#format ??= await detectJsonFormat(this.reader, byteLength, signal ? { signal } : {});
+    if (this.#format !== 'json') return;
+    const opening = await SpanParsingOpen.start(this.reader, {
+      byteLength,
+      maxEntryBytes: this.maxParseBytes,
+      signal,
+    });
+    // Another query may have opened it meanwhile.
+    if (!opening || this.#document?.byteLength === byteLength) return;
+    this.#remember(byteLength, opening.document);
+    return opening;
+  }
+
   async #open(byteLength: number, signal: AbortSignal | undefined): Promise<JsonDocument> {
     const query = signal ? { signal } : {};
     this.#format ??= await detectJsonFormat(this.reader, byteLength, query);
@@ -184,21 +236,29 @@ export class SpooledJsonArtifact extends SpooledArtifact {
  * own entries in turn (the `items` of `{"items":[…], "meta":{…}}`), never parsed whole.
  */
 async function shapeEntries(
-  document: JsonDocument,
+  document: Pick<JsonDocument, 'rootType' | 'child'>,
   base: string,
   shape: JsonShape,
-  options: { startIndex?: number; deadline?: number; signal?: AbortSignal },
+  options: {
+    startIndex?: number;
+    deadline?: number;
+    signal?: AbortSignal;
+    /** The entries, when they do not come from `document.batches` (an array being opened). */
+    batches?: AsyncIterable<JsonEntry[]>;
+  },
 ): Promise<{ scanned: number } & JsonQueryResult> {
   const array = document.rootType === 'array';
   let scanned = 0;
   if (!array && document.rootType !== 'object') return { scanned };
   const { startIndex, deadline, signal } = options;
-  const batches = entryBatches(document, {
-    large: true,
-    latin1: true,
-    ...(startIndex !== undefined ? { start: startIndex } : {}),
-    ...(signal ? { signal } : {}),
-  });
+  const batches =
+    options.batches ??
+    entryBatches(document as JsonDocument, {
+      large: true,
+      latin1: true,
+      ...(startIndex !== undefined ? { start: startIndex } : {}),
+      ...(signal ? { signal } : {}),
+    });
   const elements = `${base}[*]`;
   for await (const batch of batches) {
     for (const entry of batch) {
@@ -210,7 +270,8 @@ async function shapeEntries(
         shape.addType(path, entry.large.type, parentObjects);
         const child = await document.child?.(entry.key ?? String(entry.index));
         if (child) {
-          const inner = await shapeEntries(child, path, shape, { ...options, startIndex: 0 });
+          const { batches: _, ...inherited } = options;
+          const inner = await shapeEntries(child, path, shape, { ...inherited, startIndex: 0 });
           scanned += inner.scanned;
         }
       }
