@@ -11,8 +11,8 @@ const bytesBetweenYields = 8 * 1024 * 1024;
  *
  * @example
  * ```ts
- * const reads = new PacedReader(reader, signal);
- * const bytesRead = await reads.readInto(buffer, position);
+ * const reads = new PacedReader(reader, { signal });
+ * const bytesRead = await reads.readInto(Buffer.allocUnsafe(64 * 1024), 0);
  * ```
  */
 export class PacedReader {

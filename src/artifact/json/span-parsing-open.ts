@@ -47,6 +47,7 @@ interface Separator {
  *
  * @example
  * ```ts
+ * const byteLength = await reader.byteLength();
  * const open = await SpanParsingOpen.start(reader, { byteLength, maxEntryBytes: 16 << 20 });
  * for await (const batch of open?.batches() ?? []) count += batch.length;
  * const document = await open?.finish();

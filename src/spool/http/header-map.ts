@@ -31,12 +31,7 @@ export function headerMapOf(init: HttpSpoolReaderOptions['headers'], label: stri
   for (const pair of pairs) {
     const [name, raw] = pair;
     const value = String(raw).replace(edgeWhitespace, '');
-    try {
-      if (pair.length !== 2 || typeof name !== 'string')
-        throw new TypeError('not a name and a value');
-      validateHeaderName(name);
-      validateHeaderValue(name, value);
-    } catch {
+    if (pair.length !== 2 || typeof name !== 'string' || !sendable(name, value)) {
       throw new SpoolforgeError(
         'E_INVALID_ARGUMENT',
         `${label}: options.headers has an invalid header name or value`,
@@ -47,4 +42,15 @@ export function headerMapOf(init: HttpSpoolReaderOptions['headers'], label: stri
     headers.set(key, earlier === undefined ? value : `${earlier}, ${value}`);
   }
   return headers;
+}
+
+/** Whether `node:http` accepts the header (its checks throw on a bad name or value). */
+function sendable(name: string, value: string): boolean {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
 }
