@@ -150,6 +150,31 @@ describe('shape() of a large JSON array not opened yet', () => {
     expect(last[0]?.value).toBe(rows.length - 1);
   });
 
+  it("fails no other caller's query when its own caller aborts it", async () => {
+    // 1 MiB reads: the walk is under way by the second, and aborted at the third.
+    const big = JSON.stringify(
+      Array.from({ length: 60_000 }, (_, id) => ({ id, note: `row ${id} of the big array` })),
+    );
+    const controller = new AbortController();
+    let reads = 0;
+    let waiting: Promise<number> | undefined;
+    class AbortingReader extends CountingReader {
+      override async read(position: number, length: number, options?: ReadOptions) {
+        reads++;
+        if (reads === 2) waiting = artifact.length();
+        if (reads === 3) controller.abort();
+        return super.read(position, length, options);
+      }
+    }
+    const artifact = new SpooledJsonArtifact(new AbortingReader(new TextEncoder().encode(big)), {
+      format: 'json',
+      maxParseBytes,
+    });
+    expect(await failureOf(artifact.shape({ signal: controller.signal }))).toMatch(/^E_ABORTED/);
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(await waiting).toBe(60_000);
+  });
+
   it('stops on an abort, and the next query opens the document', async () => {
     const { artifact } = artifactOf(oneALine);
     const controller = new AbortController();

@@ -137,13 +137,15 @@ async function grepSource(
 const parallelPrintedShare = 0.01;
 
 /**
- * Whether a grep that prints lines prints little enough of its first MiB for worker threads to
- * pay. Output goes out in file order, so a later part waits once its share fills its credit:
+ * Whether a grep that prints lines (without `-m`) prints little enough of its first MiB for
+ * worker threads to pay. Output goes out in file order, so a later part waits once its share fills its credit:
  * on 2 cores, with a 4 GiB log, two threads lost where much is printed (`grep -v INFO`, 2.2 GB
  * out: 10.2-11.9 s against 6.9-7.6 s on one; `grep ERROR`, 4% of the bytes: 1.88 s against
  * 1.36 s) and won where little is (a rare `-n -C 3`: 0.79 s against 0.85 s).
  */
 async function printsLittle(source: CliSource, matcher: LineMatcher, settings: GrepSettings) {
+  // With -m one thread stops at the last line it needs; a later part would scan for nothing.
+  if (settings.scan.maxCount !== undefined) return false;
   const sample = source.chunks({
     ...grepReadOptions,
     end: Math.min(source.size ?? 0, 1024 * 1024),

@@ -192,6 +192,34 @@ describe('HttpSpoolReader against send', () => {
     await failure(invalid.read(0, 1), 'E_INVALID_ARGUMENT');
   });
 
+  it('keeps the URL of every request in flight out of errors, when requestUrl signs each one', async () => {
+    const path = await tempFile(numberedLog(200_000));
+    const serve = serveFiles(path);
+    const server = await startServer((request, response) => {
+      // The length is answered; then every request is refused slowly, its URL in the status.
+      if (request.url?.includes('sig=first-')) return serve(request, response);
+      setTimeout(() => response.writeHead(403, `denied ${request.url}`).end(), 300);
+    });
+    let signed = 0;
+    const reader = new HttpSpoolReader(urlOf(server, path), {
+      blockSize: 4096,
+      requestUrl: () =>
+        urlOf(server, path, `?sig=${signed++ === 0 ? 'first' : 'later'}-${signed}-secret`),
+    });
+    await reader.byteLength();
+    // 40 reads of 40 blocks at once: 40 requests in flight, each with its own signature.
+    const errors = await Promise.all(
+      Array.from({ length: 40 }, (_, block) =>
+        failure(reader.read(512 * 1024 + block * 8192, 16), 'E_REMOTE_FORBIDDEN'),
+      ),
+    );
+    expect(server.requests.length).toBeGreaterThan(40);
+    for (const error of errors) {
+      expect(error.message).toContain('denied /');
+      expect(String(error.stack)).not.toMatch(/later-\d+-secret/);
+    }
+  });
+
   it('reports a missing object or a refused one without the query string', async () => {
     const path = await tempFile('x\n');
     const server = await startServer(serveFiles(path));

@@ -79,9 +79,19 @@ export class SpooledJsonArtifact extends SpooledArtifact {
 
   /** The content as top-level entries, opened once (and again if the artifact grew). */
   async document(options: QueryOptions = {}): Promise<JsonDocument> {
-    const byteLength = await this.byteLength();
-    if (this.#document?.byteLength === byteLength) return this.#document.promise;
-    return this.#remember(byteLength, this.#open(byteLength, options.signal));
+    for (;;) {
+      const byteLength = await this.byteLength();
+      const shared = this.#document?.byteLength === byteLength ? this.#document.promise : undefined;
+      if (!shared) return this.#remember(byteLength, this.#open(byteLength, options.signal));
+      try {
+        return await shared;
+      } catch (error) {
+        // Another caller's abort ended the open this one waited for (a `shape()` that opens
+        // as it walks): it was forgotten, so this caller opens the document itself.
+        const aborted = SpoolforgeError.isInstance(error) && error.code === 'E_ABORTED';
+        if (!aborted || options.signal?.aborted) throw error;
+      }
+    }
   }
 
   #remember(byteLength: number, promise: Promise<JsonDocument>): Promise<JsonDocument> {

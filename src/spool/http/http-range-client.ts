@@ -7,8 +7,12 @@ import { fetchSend } from './range-response.js';
 import { secretsOf } from './redact-secrets.js';
 import { decodeUrlComponent, redactUrl } from './redact-url.js';
 
-/** How many of the URLs `options.requestUrl` gave are kept out of errors. */
-const recentUrls = 16;
+/**
+ * How many of the URLs `options.requestUrl` gave are kept out of errors: far more than the
+ * requests one reader has in flight (a scan keeps `readAhead` of them), so a signer that signs
+ * every request still has the URL of any request an error can quote redacted.
+ */
+const recentUrls = 1024;
 
 /**
  * The {@link RangeClient} of a reader of `url` with `options`' defaults filled in; `onRequest`
@@ -39,18 +43,17 @@ export function rangeClient(
     }
   }
   const send = options.fetch ? fetchSend(options.fetch) : nodeHttpSend(label);
-  let secrets = secretsOf([url], headers);
   const { requestUrl } = options;
-  // The URLs given lately: an error quotes the URL of a request in flight, and requests in
-  // flight are never more than a few, so older ones need no redacting.
-  const recent: string[] = [];
+  // The URLs given lately, oldest first; their secrets are worked out when an error needs them.
+  const recent = new Set<string>();
+  let secrets: string[] | undefined;
   const urlOf = requestUrl
     ? async () => {
         const next = String(await requestUrl());
-        if (!recent.includes(next)) {
-          recent.push(next);
-          if (recent.length > recentUrls) recent.shift();
-          secrets = secretsOf([url, ...recent], headers);
+        if (!recent.has(next)) {
+          recent.add(next);
+          if (recent.size > recentUrls) recent.delete(recent.values().next().value as string);
+          secrets = undefined;
         }
         return withoutCredentials(next, label);
       }
@@ -58,6 +61,7 @@ export function rangeClient(
   return {
     label,
     get secrets() {
+      secrets ??= secretsOf([url, ...recent], headers);
       return secrets;
     },
     send: async (requestHeaders, signal) => {
