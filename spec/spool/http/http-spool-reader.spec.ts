@@ -192,6 +192,48 @@ describe('HttpSpoolReader against send', () => {
     await failure(invalid.read(0, 1), 'E_INVALID_ARGUMENT');
   });
 
+  it("sends credentials only to the reader URL's origin when requestUrl points elsewhere", async () => {
+    const path = await tempFile('one\n');
+    const seen: IncomingHttpHeaders[] = [];
+    const serve = serveFiles(path);
+    const home = await startServer(serve);
+    const elsewhere = await startServer((request, response) => {
+      seen.push(request.headers);
+      serve(request, response);
+    });
+    const withCredentials = (server: typeof home) =>
+      urlOf(server, path).replace('http://', 'http://alice:s3cret@');
+    const away = new HttpSpoolReader(withCredentials(home), {
+      headers: { Cookie: 'session=abc', 'X-Team': 'red' },
+      requestUrl: () => urlOf(elsewhere, path),
+    });
+    expect(Buffer.from(await away.read(0, 4)).toString()).toBe('one\n');
+    expect(seen[0]?.authorization).toBeUndefined();
+    expect(seen[0]?.cookie).toBeUndefined();
+    expect(seen[0]?.['x-team']).toBe('red');
+    const same = new HttpSpoolReader(withCredentials(elsewhere), {
+      requestUrl: () => `${urlOf(elsewhere, path)}?sig=x`,
+    });
+    await same.read(0, 4);
+    expect(seen[1]?.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+  });
+
+  it("keeps a redirect target's query out of errors", async () => {
+    const server = await startServer((request, response) => {
+      if (request.url?.startsWith('/deny')) {
+        response.writeHead(403, `denied ${request.url}`).end();
+        return;
+      }
+      response.writeHead(302, { location: '/deny?X-Amz-Signature=redirected-secret-123' }).end();
+    });
+    const error = await failure(
+      new HttpSpoolReader(`${server.origin}/moved.log`).byteLength(),
+      'E_REMOTE_FORBIDDEN',
+    );
+    expect(error.message).toContain('denied /deny');
+    expect(String(error.stack)).not.toContain('redirected-secret-123');
+  });
+
   it('keeps the URL of every request in flight out of errors, when requestUrl signs each one', async () => {
     const path = await tempFile(numberedLog(200_000));
     const serve = serveFiles(path);

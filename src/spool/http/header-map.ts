@@ -9,6 +9,25 @@ import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
  */
 export type HeaderMap = Map<string, string>;
 
+/** Credentials fetch does not send on to another origin. */
+const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
+
+/**
+ * `headers` without the credentials fetch keeps to their origin (`Authorization`,
+ * `Proxy-Authorization`, `Cookie`): what a request to another origin than the reader's gets.
+ *
+ * @example
+ * ```ts
+ * withoutOriginBound(new Map([['authorization', 'Basic YTpi'], ['range', 'bytes=0-9']]));
+ * // Map { 'range' => 'bytes=0-9' }
+ * ```
+ */
+export function withoutOriginBound(headers: HeaderMap): HeaderMap {
+  const sent = new Map(headers);
+  for (const name of originBoundHeaders) sent.delete(name);
+  return sent;
+}
+
 /** The whitespace `Headers` strips from both ends of a value. */
 const edgeWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 

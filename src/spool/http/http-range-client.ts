@@ -1,5 +1,5 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { headerMapOf } from './header-map.js';
+import { headerMapOf, withoutOriginBound } from './header-map.js';
 import type { RangeClient } from './http-range-request.js';
 import type { HttpSpoolReaderOptions } from './http-spool-reader-options.js';
 import { nodeHttpSend } from './node-http-send.js';
@@ -8,7 +8,7 @@ import { secretsOf } from './redact-secrets.js';
 import { decodeUrlComponent, redactUrl } from './redact-url.js';
 
 /**
- * How many of the URLs `options.requestUrl` gave are kept out of errors: far more than the
+ * How many of the URLs `options.requestUrl` or a redirect gave are kept out of errors: far more than the
  * requests one reader has in flight (a scan keeps `readAhead` of them), so a signer that signs
  * every request still has the URL of any request an error can quote redacted.
  */
@@ -42,19 +42,22 @@ export function rangeClient(
       headers.set('authorization', `Basic ${Buffer.from(userPass).toString('base64')}`);
     }
   }
-  const send = options.fetch ? fetchSend(options.fetch) : nodeHttpSend(label);
-  const { requestUrl } = options;
-  // The URLs given lately, oldest first; their secrets are worked out when an error needs them.
+  // The URLs given lately (by requestUrl, or a redirect's Location), oldest first; their
+  // secrets are worked out when an error needs them.
   const recent = new Set<string>();
   let secrets: string[] | undefined;
+  const remember = (given: string) => {
+    if (recent.has(given)) return;
+    recent.add(given);
+    if (recent.size > recentUrls) recent.delete(recent.values().next().value as string);
+    secrets = undefined;
+  };
+  const send = options.fetch ? fetchSend(options.fetch) : nodeHttpSend(label, remember);
+  const { requestUrl } = options;
   const urlOf = requestUrl
     ? async () => {
         const next = String(await requestUrl());
-        if (!recent.has(next)) {
-          recent.add(next);
-          if (recent.size > recentUrls) recent.delete(recent.values().next().value as string);
-          secrets = undefined;
-        }
+        remember(next);
         return withoutCredentials(next, label);
       }
     : () => withoutCredentials(url, label);
@@ -66,7 +69,10 @@ export function rangeClient(
     },
     send: async (requestHeaders, signal) => {
       onRequest();
-      return send(await urlOf(), requestHeaders, signal);
+      const next = await urlOf();
+      // Credentials go to the reader's origin only, as across a redirect.
+      const sameOrigin = next === url || new URL(next).origin === target.origin;
+      return send(next, sameOrigin ? requestHeaders : withoutOriginBound(requestHeaders), signal);
     },
     headers,
     policy: {

@@ -13,9 +13,11 @@ export interface HttpSpoolReaderOptions {
    * The URL each request goes to, asked before every request (retries included): for a URL
    * that must be signed again, as a presigned URL before it expires. The reader's own `url`
    * still names the object in errors and in `describe()`; the query values and the user and
-   * password of every URL given here are kept out of errors as those of `url` are. Requests
-   * still go through `node:http` (or `fetch`, when given); a user and password in the given
-   * URL are not sent (those of `url` are). Not an http(s) URL: `E_INVALID_ARGUMENT`.
+   * password of the last 1024 URLs given here are kept out of errors as those of `url` are.
+   * Requests still go through `node:http` (or `fetch`, when given); a user and password in
+   * the given URL are not sent. `Authorization`, `Proxy-Authorization` and `Cookie` (those of
+   * `headers`, or `url`'s user and password) go only to `url`'s origin, as across a redirect.
+   * Not an http(s) URL: `E_INVALID_ARGUMENT`.
    */
   requestUrl?: () => string | URL | Promise<string | URL>;
   /** Unit of the block cache and of random reads. Default 128 KiB. */

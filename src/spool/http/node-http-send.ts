@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import type { HeaderMap } from './header-map.js';
+import { type HeaderMap, withoutOriginBound } from './header-map.js';
 import type { RangeResponse, RangeSend } from './range-response.js';
 
 /** As many redirects as fetch follows. */
@@ -20,11 +20,10 @@ const badPorts = new Set(
     6669, 6679, 6697, 10080,
   ].map(String),
 );
-/** Credentials fetch does not send on to another origin. */
-const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
 
 /**
- * A {@link RangeSend} through `node:http` / `node:https` for the object `label` names: each
+ * A {@link RangeSend} through `node:http` / `node:https` for the object `label` names (each
+ * redirect's target told to `onRedirect`, whose secrets errors must not show): each
  * GET follows redirects as fetch does (up to 20, http(s) only, no credentials carried to another
  * origin, never to a port fetch blocks), and its body is the socket's chunks as they arrive (fetch's web-stream pump costs
  * more CPU than the whole scan behind it). Network errors come as Node raises them, with their
@@ -38,12 +37,15 @@ const originBoundHeaders = ['authorization', 'proxy-authorization', 'cookie'];
  * await reply.pump((chunk) => chunk.length > 0);
  * ```
  */
-export function nodeHttpSend(label: string): RangeSend {
-  return (url, headers, signal) => follow(label, url, headers, signal);
+export function nodeHttpSend(
+  label: string,
+  onRedirect: (location: string) => void = () => undefined,
+): RangeSend {
+  return (url, headers, signal) => follow({ label, onRedirect }, url, headers, signal);
 }
 
 async function follow(
-  label: string,
+  { label, onRedirect }: { label: string; onRedirect: (location: string) => void },
   url: string,
   headers: HeaderMap,
   signal: AbortSignal,
@@ -60,6 +62,8 @@ async function follow(
     }
     message.destroy();
     const next = new URL(location, target);
+    // Its query may carry a signature that a later error could quote.
+    onRedirect(next.href);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw redirectFailure(label, `a redirect to a ${next.protocol} URL`);
     }
@@ -67,10 +71,7 @@ async function follow(
       throw redirectFailure(label, 'a redirect to a URL with credentials');
     if (redirects === maxRedirects)
       throw redirectFailure(label, `more than ${maxRedirects} redirects`);
-    if (next.origin !== target.origin) {
-      sent = new Map(sent);
-      for (const name of originBoundHeaders) sent.delete(name);
-    }
+    if (next.origin !== target.origin) sent = withoutOriginBound(sent);
     target = next;
   }
 }
