@@ -103,6 +103,25 @@ describe('CLI errors', () => {
     expect((await runCli(['grep', 'beta', path])).status).toBe(0);
   });
 
+  it('ends by draining its event loop, keeping its exit status, on one thread and on several', async () => {
+    // process.exit() can hang Node 24 for good (V8's workers shut down under a compile job that
+    // waits for the main thread); only a natural end emits beforeExit.
+    const marker = `data:text/javascript,process.on('beforeExit',()=>process.stderr.write('drained\\n'))`;
+    const path = await tempFile('0123456789abcdef\n'.repeat(4_400_000));
+    for (const [args, threads, status] of [
+      [['grep', '-c', 'abc', path], '2', 0],
+      [['grep', 'gamma', path], '1', 1],
+      [['head', '-n', '1', path], '1', 0],
+      [['head', '/nonexistent/file.log'], '1', 2],
+    ] as const) {
+      const result = spawnSync(process.execPath, ['--import', marker, cliPath, ...args], {
+        env: { ...process.env, SPOOLFORGE_THREADS: threads, SPOOLFORGE_CACHE_DIR: 'off' },
+      });
+      expect(result.status, args.join(' ')).toBe(status);
+      expect(result.stderr.toString(), args.join(' ')).toMatch(/(^|\n)drained\n$/);
+    }
+  });
+
   it('stops quietly when the reader of its output goes away', async () => {
     const path = await tempFile('line\n'.repeat(2_000_000));
     const result = spawnSync('bash', [
