@@ -72,8 +72,8 @@ export function findGnuTime(): string | undefined {
 }
 
 /**
- * Runs a command once, wrapped in GNU time when available, with standard output to a file;
- * resolves with its wall time, peak RSS and exit status.
+ * Runs a command once, wrapped in GNU time when available, with standard output to a file
+ * (flushed to disk once the clock stops); resolves with its wall time, peak RSS and exit status.
  *
  * @example
  * ```ts
@@ -104,6 +104,9 @@ export async function runCommand(command: CommandSpec, options: RunOptions): Pro
       child.once('close', resolve);
     });
     const seconds = (performance.now() - start) / 1000;
+    // Untimed: what a printing row wrote (GBs for grep -v) goes to disk now, not during the
+    // next tool's run, which the write-back would slow.
+    await stdout.sync();
     const peakRssBytes = options.gnuTimePath ? await readGnuTimeRss(options.rssPath) : undefined;
     return { seconds, peakRssBytes, exitCode, stderr };
   } finally {
