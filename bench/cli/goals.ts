@@ -1,5 +1,5 @@
 import { type GoalResult, peakRssGoal, times, unmeasuredGoal } from '../shared/goal-result.js';
-import { cliTool, grepOperationKeys, type OperationKey } from './operations.js';
+import { cliTool, floorTool, grepOperationKeys, type OperationKey } from './operations.js';
 import { type ResultRow, rssWarningMebibytes } from './result-row.js';
 
 /** Each grep mode at most this many times the faster of GNU grep and ripgrep. */
@@ -51,7 +51,14 @@ function grepGoal(rows: readonly ResultRow[], key: (typeof grepOperationKeys)[nu
       (peer.role === 'gnu' || peer.role === 'ripgrep') &&
       peer.check !== 'FAILED',
   );
-  const timings = peers.map((peer) => `${peer.tool} ${seconds(peer.medianSeconds)}`).join(', ');
+  // The row's own Node floor, else the read-only one every count row stands on.
+  const floor = [key, 'rare-literal'].map((floorKey) =>
+    rows.find((row) => row.operationKey === floorKey && row.tool.startsWith(floorTool)),
+  );
+  const floorRow = floor[0] ?? floor[1];
+  const timings = [...peers, ...(floorRow ? [floorRow] : [])]
+    .map((peer) => `${peer.tool} ${seconds(peer.medianSeconds)}`)
+    .join(', ');
   // Without both peers the faster of the two is unknown: the ratio is shown, not judged.
   const judged =
     peers.some((peer) => peer.role === 'gnu') && peers.some((peer) => peer.role === 'ripgrep');

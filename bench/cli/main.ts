@@ -79,7 +79,15 @@ async function main(): Promise<void> {
     );
     const lineCount = Number((await readFile(countPath, 'utf8')).trim());
     const naiveScriptPath = await childScript('naive-count.ts');
-    const operations = buildOperations({ logPath, cliPath, naiveScriptPath, lineCount, ripgrep });
+    const floorScriptPath = await childScript('node-floor.ts');
+    const operations = buildOperations({
+      logPath,
+      cliPath,
+      naiveScriptPath,
+      floorScriptPath,
+      lineCount,
+      ripgrep,
+    });
     const rows: ResultRow[] = [];
     for (const [index, operation] of operations.entries()) {
       rows.push(

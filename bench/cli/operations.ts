@@ -34,6 +34,8 @@ export interface ToolCommand extends CommandSpec {
    * is noisy, so its rows take the median of many.
    */
   minimumRuns?: number;
+  /** `false`: its output is not the operation's (a floor that only reads), so it is timed only. */
+  comparesOutput?: false;
 }
 
 /**
@@ -82,7 +84,9 @@ export interface Operation {
  *
  * @example
  * ```ts
- * const context: OperationContext = { logPath, cliPath, naiveScriptPath, lineCount, ripgrep: true };
+ * const context: OperationContext = {
+ *   logPath, cliPath, naiveScriptPath, floorScriptPath, lineCount, ripgrep: true,
+ * };
  * ```
  */
 export interface OperationContext {
@@ -91,6 +95,8 @@ export interface OperationContext {
   cliPath: string;
   /** The compiled `children/naive-count.ts`. */
   naiveScriptPath: string;
+  /** The compiled `children/node-floor.ts`. */
+  floorScriptPath: string;
   /** Lines in the log, to place the `sed` range. */
   lineCount: number;
   /** Whether `rg` is installed. */
@@ -99,6 +105,9 @@ export interface OperationContext {
 
 /** The tool name of the CLI's rows (rows of one operation add how they were called). */
 export const cliTool = 'spoolforge CLI';
+
+/** How the Node floor rows' tool names start. */
+export const floorTool = 'Node floor';
 
 /** Runs of the start-up rows (`node -e 0`, tail, head, the second `lines` call), at least. */
 export const startupRuns = 10;
@@ -135,10 +144,16 @@ export function rangeStartLine(lineCount: number): number {
   return Math.max(1, Math.floor(lineCount * rangeFallbackFraction));
 }
 
+/** `operation` with more commands after its own. */
+const withCommands = (operation: Operation, ...commands: ToolCommand[]): Operation => ({
+  ...operation,
+  commands: [...operation.commands, ...commands],
+});
+
 /**
  * The operations to time, in report order: grep rows (GNU grep, ripgrep when installed, the
- * spoolforge CLI, and for the rare literal the naive Node approach), counting or printing
- * (`-n -C 3`, `-v`, every match) to a file; `node -e 0`, the start-up the next rows are judged
+ * spoolforge CLI, and for the rare literal the naive Node approach; plain Node's floor under
+ * the count and printing rows), counting or printing (`-n -C 3`, `-v`, every match) to a file; `node -e 0`, the start-up the next rows are judged
  * against; then tail, head, a line range near line 30 M (first call with an empty index
  * cache, second call with the index the first one saved) and the line count (empty cache: the
  * index is built). Start-up rows run at least {@link startupRuns} times.
@@ -149,7 +164,12 @@ export function rangeStartLine(lineCount: number): number {
  * ```
  */
 export function buildOperations(context: OperationContext): Operation[] {
-  const { logPath, cliPath, naiveScriptPath, lineCount } = context;
+  const { logPath, cliPath, naiveScriptPath, floorScriptPath, lineCount } = context;
+  const floor = (tool: string, mode: 'read' | 'print', ...rest: string[]): ToolCommand => ({
+    tool: `${floorTool}: ${tool}`,
+    role: 'other',
+    argv: [process.execPath, floorScriptPath, mode, logPath, ...rest],
+  });
   const spoolforge = (...argv: string[]): ToolCommand => ({
     tool: cliTool,
     role: 'spoolforge',
@@ -193,20 +213,16 @@ export function buildOperations(context: OperationContext): Operation[] {
   const last = first + rangeLength - 1;
   const where = first === rangeTargetLine ? 'near line 30 M' : '75%';
   return [
-    (() => {
-      const operation = grepOperation(
-        'rare-literal',
-        'grep -c rare literal',
-        [],
-        ['-c', rareLiteral],
-      );
-      operation.commands.push({
+    withCommands(
+      grepOperation('rare-literal', 'grep -c rare literal', [], ['-c', rareLiteral]),
+      {
         tool: 'node readline+RegExp',
         role: 'other',
         argv: [process.execPath, naiveScriptPath, logPath, rareLiteral],
-      });
-      return operation;
-    })(),
+      },
+      // What any Node scan pays before it looks at a byte: the limit of every count row.
+      { ...floor('reads only', 'read'), comparesOutput: false },
+    ),
     grepOperation('frequent-literal', 'grep -c frequent literal (INFO)', [], ['-c', 'INFO']),
     // -E for GNU grep: the pattern means the same in ERE and in JavaScript.
     grepOperation('regex', "grep -c regex 'ERROR .*timeout'", ['-E'], ['-c', 'ERROR .*timeout']),
@@ -218,8 +234,14 @@ export function buildOperations(context: OperationContext): Operation[] {
     ),
     grepOperation('context', 'grep -n -C 3 rare literal', [], ['-n', '-C', '3', rareLiteral]),
     // Most lines of the log printed: the output path, not the search, is what this one times.
-    grepOperation('invert', 'grep -v INFO (prints most lines)', [], ['-v', 'INFO']),
-    grepOperation('print', 'grep ERROR (prints every match)', [], ['ERROR']),
+    withCommands(
+      grepOperation('invert', 'grep -v INFO (prints most lines)', [], ['-v', 'INFO']),
+      floor('reads, indexOf, writes', 'print', 'INFO', 'invert'),
+    ),
+    withCommands(
+      grepOperation('print', 'grep ERROR (prints every match)', [], ['ERROR']),
+      floor('reads, indexOf, writes', 'print', 'ERROR'),
+    ),
     {
       key: 'node-startup',
       name: 'node -e 0',

@@ -127,7 +127,7 @@ export async function runOperation(
     if (problem) {
       row.check = 'FAILED';
       row.checkDetail = problem;
-    } else if (tool !== referenceIndex && reference) {
+    } else if (tool !== referenceIndex && reference && command.comparesOutput !== false) {
       const difference = await compareFiles(
         outputs[referenceIndex] as string,
         outputs[tool] as string,
