@@ -1,15 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import { writeFully, writeFullySync } from './file-io.js';
+import { YieldPacer } from './yield-pacer.js';
 
 /** Writes up to this size may run synchronously (a page-cache copy of tens of microseconds). */
 const synchronousWriteBytes = 1024 * 1024;
 /** A synchronous write slower than this (healthy ones take 20 µs, 4 ms at worst) means the disk is pushing back. */
 const slowWriteMilliseconds = 10;
-/**
- * After this many bytes written synchronously, a write waits one turn of the event loop, so a
- * source that never waits itself (an in-memory generator) still lets timers and aborts in.
- */
-const bytesBetweenYields = 8 * 1024 * 1024;
 
 /**
  * Writes the chunks of one file as fast as its disk allows. Chunks of up to 1 MiB go straight
@@ -27,7 +23,11 @@ const bytesBetweenYields = 8 * 1024 * 1024;
 export class PageCacheWriter {
   readonly #handle: FileHandle;
   #synchronous = true;
-  #sinceYield = 0;
+  /**
+   * Synchronous writes wait a turn every 8 MiB, so a source that never waits itself (an
+   * in-memory generator) still lets timers and aborts in.
+   */
+  readonly #pacer = new YieldPacer();
 
   constructor(handle: FileHandle) {
     this.#handle = handle;
@@ -39,11 +39,8 @@ export class PageCacheWriter {
       const started = performance.now();
       writeFullySync(this.#handle.fd, bytes, position);
       if (performance.now() - started > slowWriteMilliseconds) this.#synchronous = false;
-      this.#sinceYield += bytes.length;
-      if (this.#sinceYield >= bytesBetweenYields) {
-        this.#sinceYield = 0;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      const pause = this.#pacer.after(bytes.length);
+      if (pause) await pause;
       return;
     }
     await writeFully(this.#handle, bytes, position);

@@ -2,6 +2,7 @@ import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { newline } from './newlines.js';
 import { countableBuffer } from './simd-newline-count.js';
 import type { SpoolReader } from './spool-reader.js';
+import { YieldPacer } from './yield-pacer.js';
 
 /** Large positioned reads keep per-chunk overhead negligible next to the scan itself. */
 export const defaultChunkSize = 4 * 1024 * 1024;
@@ -13,8 +14,6 @@ export const defaultChunkSize = 4 * 1024 * 1024;
  * 1.5 s with 128 KiB and more with 1 MiB (GNU grep reads 96 KiB at a time for the same reason).
  */
 const defaultRecycledChunkSize = 64 * 1024;
-/** A synchronous scan lets timers, I/O and aborts in every 8 MiB. */
-const bytesBetweenYields = 8 * 1024 * 1024;
 
 /**
  * Options for {@link readerChunks}.
@@ -142,14 +141,13 @@ async function* recycledReads(
   options: { bufferSize: number; lineAligned: boolean; signal: AbortSignal | undefined },
 ): AsyncGenerator<Uint8Array> {
   const { bufferSize, lineAligned, signal } = options;
-  let sinceYield = 0;
+  // A synchronous scan lets timers, I/O and aborts in every 8 MiB.
+  const pacer = new YieldPacer();
   /** The partial line after the last chunk's `\n`, in the buffer it was read into. */
   let kept: Buffer | undefined;
   for (let turn = 0, position = start; position < end || kept; turn++) {
-    if (sinceYield >= bytesBetweenYields) {
-      sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const pause = pacer.pause();
+    if (pause) await pause;
     throwIfAborted(signal);
     const buffer = buffers[turn % 2] as Buffer;
     const carried = kept ? kept.copy(buffer) : 0;
@@ -157,7 +155,7 @@ async function* recycledReads(
     const view = buffer.subarray(carried, Math.min(bufferSize, carried + end - position));
     const bytesRead = view.length > 0 ? readIntoSync(view, position) : 0;
     position += bytesRead;
-    sinceYield += bytesRead;
+    pacer.count(bytesRead);
     const filled = carried + bytesRead;
     if (filled === 0) return;
     const last = lineAligned && position < end ? buffer.lastIndexOf(newline, filled - 1) : -1;

@@ -2,6 +2,12 @@ import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { arraySpanBatches, type EntryOffset, lastAtOrBefore } from './array-span-batches.js';
+import {
+  type IndexJsonEntriesOptions,
+  indexJsonEntries,
+  type JsonEntryIndex,
+  type LargeEntry,
+} from './index-json-entries.js';
 import { invalidJsonAt, problemIn } from './invalid-json.js';
 import { latin1JsonText, scalarType } from './json-bytes.js';
 import type {
@@ -14,29 +20,6 @@ import type {
 import { entryPath, largeEntryError } from './json-document.js';
 import type { JsonScanStart, JsonType } from './json-scan-types.js';
 import { JsonStructureScanner } from './json-structure-scanner.js';
-import { scanJsonStructure } from './scan-json-structure.js';
-
-/** A checkpoint every 64 KiB: reaching any entry reads at most that much before it. */
-export const checkpointStride = 64 * 1024;
-
-/**
- * Where an open takes over from a pass that already indexed a root array's first entries: the
- * checkpoints it found, the next entry's index, and the offset just after the comma before it
- * (or after the root's `[`).
- */
-export interface ArrayIndexResume {
-  checkpoints: EntryOffset[];
-  index: number;
-  offset: number;
-}
-
-/** An entry too large to parse: where its value's bytes are, to index it as a document. */
-interface LargeEntry {
-  index: number;
-  key?: string;
-  valueStart: number;
-  end: number;
-}
 
 /**
  * A JSON document too large to parse whole: one scan finds its root's entries and keeps a byte
@@ -64,19 +47,7 @@ export class IndexedJsonDocument implements JsonDocument {
   readonly #lastEntryEnd: number;
   readonly #children = new Map<number, Promise<IndexedJsonDocument | undefined>>();
 
-  private constructor(
-    reader: SpoolReader,
-    fields: {
-      rootType: JsonType;
-      entryCount: number;
-      start: number;
-      byteLength: number;
-      checkpoints: EntryOffset[];
-      large: LargeEntry[];
-      lastEntryEnd: number;
-    },
-    maxEntryBytes: number,
-  ) {
+  private constructor(reader: SpoolReader, fields: JsonEntryIndex, maxEntryBytes: number) {
     this.#reader = reader;
     this.rootType = fields.rootType;
     this.entryCount = fields.entryCount;
@@ -91,57 +62,14 @@ export class IndexedJsonDocument implements JsonDocument {
 
   /**
    * Scans the reader's bytes `[start, byteLength)` (default from 0) as one JSON value, or with
-   * `resume` the rest of a root array from `resume.offset`; a structural error is
-   * `E_INVALID_JSON`.
+   * `resume` the rest of a root array from `resume.offset` (see {@link indexJsonEntries}); a
+   * structural error is `E_INVALID_JSON`.
    */
   static async open(
     reader: SpoolReader,
-    options: {
-      start?: number;
-      byteLength: number;
-      maxEntryBytes: number;
-      resume?: ArrayIndexResume;
-      signal?: AbortSignal;
-    },
+    options: IndexJsonEntriesOptions,
   ): Promise<IndexedJsonDocument> {
-    const { resume } = options;
-    const checkpoints: EntryOffset[] = resume ? [...resume.checkpoints] : [];
-    const large: LargeEntry[] = [];
-    let last = checkpoints.at(-1)?.offset ?? Number.NEGATIVE_INFINITY;
-    let lastEntryEnd = 0;
-    const scanner = new JsonStructureScanner({
-      ...(resume ? { resume: { root: 'array', index: resume.index } } : {}),
-      onEntry: (entry) => {
-        lastEntryEnd = entry.end;
-        if (entry.start - last >= checkpointStride) {
-          checkpoints.push({ index: entry.index, offset: entry.start });
-          last = entry.start;
-        }
-        // Each is larger than maxEntryBytes, so there are few: all are remembered.
-        if (entry.end - entry.valueStart > options.maxEntryBytes) {
-          const { index, key, valueStart, end } = entry;
-          large.push(
-            key === undefined ? { index, valueStart, end } : { index, key, valueStart, end },
-          );
-        }
-        return true;
-      },
-    });
-    const { start = 0, byteLength, signal } = options;
-    await scanJsonStructure(reader, scanner, {
-      start: resume?.offset ?? start,
-      end: byteLength,
-      signal,
-    });
-    const fields = {
-      rootType: scanner.root ?? 'null',
-      entryCount: scanner.entryCount,
-      start,
-      byteLength,
-      checkpoints,
-      large,
-      lastEntryEnd,
-    };
+    const fields = await indexJsonEntries(reader, options);
     return new IndexedJsonDocument(reader, fields, options.maxEntryBytes);
   }
 

@@ -1,8 +1,5 @@
-import { throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
-
-/** A synchronous read lets timers, I/O and aborts in every 8 MiB. */
-const bytesBetweenYields = 8 * 1024 * 1024;
+import { YieldPacer } from '../../spool/yield-pacer.js';
 
 /**
  * Reads into the caller's buffer: synchronously where the reader can (a file), which spares the
@@ -19,7 +16,7 @@ export class PacedReader {
   readonly #reader: SpoolReader;
   readonly #signal: AbortSignal | undefined;
   readonly #limit: number;
-  #sinceYield = 0;
+  readonly #pacer = new YieldPacer();
 
   /** `limit`: no byte at or past it is read (default the reader's length when it was opened). */
   constructor(
@@ -45,13 +42,10 @@ export class PacedReader {
       into.set(bytes);
       return bytes.length;
     }
-    if (this.#sinceYield >= bytesBetweenYields) {
-      this.#sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-      throwIfAborted(this.#signal);
-    }
+    const pause = this.#pacer.pause(this.#signal);
+    if (pause) await pause;
     const bytesRead = this.#reader.readIntoSync(into, position);
-    this.#sinceYield += bytesRead;
+    this.#pacer.count(bytesRead);
     return bytesRead;
   }
 }

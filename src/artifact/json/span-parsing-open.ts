@@ -1,7 +1,8 @@
 import { throwIfAborted } from '../../shared/spoolforge-error.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import type { EntryOffset } from './array-span-batches.js';
-import { checkpointStride, IndexedJsonDocument } from './indexed-json-document.js';
+import { checkpointStride } from './index-json-entries.js';
+import { IndexedJsonDocument } from './indexed-json-document.js';
 import {
   closeBrace,
   closeBracket,

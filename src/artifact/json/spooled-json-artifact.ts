@@ -8,12 +8,14 @@ import {
 import { detectJsonFormat } from './detect-json-format.js';
 import { IndexedJsonDocument } from './indexed-json-document.js';
 import { describeInvalidJson } from './invalid-json.js';
-import { entryBatches, entryPath, type JsonDocument, type JsonEntry } from './json-document.js';
+import type { JsonDocument } from './json-document.js';
 import { JsonLinesDocument } from './json-lines-document.js';
-import { type JsonMatch, type JsonQueryResult, queryJson } from './json-path-query.js';
+import { type JsonMatch, queryJson } from './json-path-query.js';
 import { JsonShape } from './json-shape.js';
 import { ParsedJsonDocument } from './parsed-json-document.js';
 import { resolveJsonPath } from './resolve-json-path.js';
+import { shapeEntries } from './shape-entries.js';
+import { shapeWhileOpening } from './shape-while-opening.js';
 import { SpanParsingOpen } from './span-parsing-open.js';
 
 /**
@@ -139,30 +141,11 @@ export class SpooledJsonArtifact extends SpooledArtifact {
    * with counts, examples. `scanned` says how many values it saw before any timeout.
    */
   async shape(options: JsonScanOptions & { path?: string } = {}) {
-    const shape = new JsonShape();
     const path = options.path ?? '$';
     const opening =
       path === '$' && !options.startIndex ? await this.#openParsing(options) : undefined;
-    if (opening) {
-      // An array opened by this walk: its entries come as the open reads them.
-      const root = {
-        rootType: 'array' as const,
-        child: (segment: string) => opening.document.then((document) => document.child(segment)),
-      };
-      let whole: Awaited<ReturnType<typeof shapeEntries>>;
-      try {
-        whole = await shapeEntries(root, '$', shape, {
-          ...scanOptions(options),
-          batches: opening.batches(),
-        });
-      } catch (error) {
-        // The document is settled all the same: opened, failed as the open fails, or aborted.
-        void opening.finish();
-        throw error;
-      }
-      // After a deadline, the rest is indexed now.
-      return { shape, document: (await opening.finish()) as JsonDocument, ...whole };
-    }
+    if (opening) return shapeWhileOpening(opening, scanOptions(options));
+    const shape = new JsonShape();
     const document = await this.document(options);
     let scanned = 0;
     // The root, or an entry too large to parse (`$.items`), is shaped from its entries.
@@ -207,8 +190,7 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     const { signal } = options;
     const byteLength = await this.byteLength();
     if (this.#document?.byteLength === byteLength || byteLength <= this.maxParseBytes) return;
-    this.#format ??= await detectJsonFormat(this.reader, byteLength, signal ? { signal } : {});
-    if (this.#format !== 'json') return;
+    if ((await this.#formatOf(byteLength, signal)) !== 'json') return;
     const opening = await SpanParsingOpen.start(this.reader, {
       byteLength,
       maxEntryBytes: this.maxParseBytes,
@@ -222,8 +204,9 @@ export class SpooledJsonArtifact extends SpooledArtifact {
 
   async #open(byteLength: number, signal: AbortSignal | undefined): Promise<JsonDocument> {
     const query = signal ? { signal } : {};
-    this.#format ??= await detectJsonFormat(this.reader, byteLength, query);
-    if (this.#format === 'jsonl') return new JsonLinesDocument(this, { byteLength });
+    if ((await this.#formatOf(byteLength, signal)) === 'jsonl') {
+      return new JsonLinesDocument(this, { byteLength });
+    }
     if (byteLength > this.maxParseBytes) {
       return IndexedJsonDocument.open(this.reader, {
         byteLength,
@@ -238,59 +221,12 @@ export class SpooledJsonArtifact extends SpooledArtifact {
       throw describeInvalidJson(text);
     }
   }
-}
 
-/**
- * Adds a document's entries to `shape` under `base` (`$[*]` for an array's elements). An entry
- * too large to parse is counted by its type and, when it is an array or object, shaped from its
- * own entries in turn (the `items` of `{"items":[…], "meta":{…}}`), never parsed whole.
- */
-async function shapeEntries(
-  document: Pick<JsonDocument, 'rootType' | 'child'>,
-  base: string,
-  shape: JsonShape,
-  options: {
-    startIndex?: number;
-    deadline?: number;
-    signal?: AbortSignal;
-    /** The entries, when they do not come from `document.batches` (an array being opened). */
-    batches?: AsyncIterable<JsonEntry[]>;
-  },
-): Promise<{ scanned: number } & JsonQueryResult> {
-  const array = document.rootType === 'array';
-  let scanned = 0;
-  if (!array && document.rootType !== 'object') return { scanned };
-  const { startIndex, deadline, signal } = options;
-  const batches =
-    options.batches ??
-    entryBatches(document as JsonDocument, {
-      large: true,
-      latin1: true,
-      ...(startIndex !== undefined ? { start: startIndex } : {}),
-      ...(signal ? { signal } : {}),
-    });
-  const elements = `${base}[*]`;
-  for await (const batch of batches) {
-    for (const entry of batch) {
-      const path = array ? elements : base + entryPath(entry).slice(1);
-      const parentObjects = array ? undefined : 1;
-      scanned++;
-      if (!entry.large) shape.add(path, entry.value, parentObjects, 0, entry.latin1 === true);
-      else {
-        shape.addType(path, entry.large.type, parentObjects);
-        const child = await document.child?.(entry.key ?? String(entry.index));
-        if (child) {
-          const { batches: _, ...inherited } = options;
-          const inner = await shapeEntries(child, path, shape, { ...inherited, startIndex: 0 });
-          scanned += inner.scanned;
-        }
-      }
-      if (deadline !== undefined && performance.now() > deadline) {
-        return { scanned, stopped: 'deadline', nextIndex: entry.index + 1 };
-      }
-    }
+  /** The format set or declared, else sniffed from the first of `byteLength` bytes (once). */
+  async #formatOf(byteLength: number, signal: AbortSignal | undefined) {
+    this.#format ??= await detectJsonFormat(this.reader, byteLength, signal ? { signal } : {});
+    return this.#format;
   }
-  return { scanned };
 }
 
 function scanOptions(options: JsonScanOptions) {

@@ -1,8 +1,6 @@
 import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { caughtSpoolforgeError } from './caught-spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
-import { JsonStringDecoder } from './json-string-decoder.js';
 import {
   malformedLine,
   overflowOutcome,
@@ -14,8 +12,8 @@ import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
 import { SpillMemoryBudget } from './spill-memory-budget.js';
 import { SpillSink } from './spill-sink.js';
-import { SPILLED_JSON_KEY } from './spilled-values.js';
-import { StringEndFinder } from './string-end-finder.js';
+import { SpillableString } from './spillable-string.js';
+import { SPILLED_JSON_KEY, type SpilledValue } from './spilled-values.js';
 
 export type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 
@@ -52,10 +50,7 @@ export class JsonSpillParser {
   #lineBytes = 0;
   #head = '';
   #tokens: string[] = [];
-  #inString = false;
-  readonly #ends = new StringEndFinder();
-  #stringStart = 0;
-  #decoder: { decoder: JsonStringDecoder; sink: SpillSink } | undefined;
+  readonly #string = new SpillableString();
   #raw: { depth: number; start: number; sink?: SpillSink } | undefined;
   readonly #queue: DeliveryQueue;
 
@@ -76,7 +71,7 @@ export class JsonSpillParser {
     const buffer = Buffer.isBuffer(chunk)
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.#ends.newChunk();
+    this.#string.newChunk();
     let index = 0;
     while (index < buffer.length) {
       const found = buffer.indexOf(newline, index);
@@ -110,9 +105,11 @@ export class JsonSpillParser {
     let index = start;
     let run = start;
     while (index < end) {
-      if (this.#inString) {
-        const close = this.#ends.find(buffer, index, end);
-        this.#content(buffer, index, close === -1 ? end : close);
+      if (this.#string.inside) {
+        const close = this.#string.findEnd(buffer, index, end);
+        const contentEnd = close === -1 ? end : close;
+        shape.keyContent(buffer, index, contentEnd);
+        this.#out(buffer, index, contentEnd);
         if (close === -1) return;
         this.#closeString(buffer, close);
         index = run = close + 1;
@@ -122,7 +119,8 @@ export class JsonSpillParser {
       if (byte === quote) {
         this.#out(buffer, run, index + 1);
         run = index + 1;
-        this.#openString();
+        this.#string.open(this.#skeleton.length - 1);
+        shape.openString();
       } else if (shape.isStructural(byte)) {
         const event = shape.step(byte, this.#mode === 'keep' && this.#raw === undefined);
         if (event === 'capture-start') {
@@ -146,35 +144,15 @@ export class JsonSpillParser {
     this.#out(buffer, run, end);
   }
 
-  #openString(): void {
-    this.#inString = true;
-    this.#stringStart = this.#skeleton.length - 1;
-    this.#shape.openString();
-  }
-
-  #content(buffer: Buffer, start: number, end: number): void {
-    this.#shape.keyContent(buffer, start, end);
-    this.#out(buffer, start, end);
-  }
-
+  /** The open string ends at `close`: its quote goes out, or its spill's token in its place. */
   #closeString(buffer: Buffer, close: number): void {
-    this.#inString = false;
-    const spilling = this.#decoder;
-    this.#decoder = undefined;
-    if (spilling) {
-      const { decoder, sink } = spilling;
-      const failure = caughtSpoolforgeError(() => decoder.end());
-      if (failure) {
-        sink.release();
-        this.#fail(failure);
-        return;
-      }
-      sink.end();
-      const token = this.#options.spilled.add('string', sink.writer, sink.byteLength);
-      this.#tokens.push(token);
-      this.#skeleton.appendText(JSON.stringify(token));
-    } else {
-      this.#out(buffer, close, close + 1);
+    const closed = this.#string.close();
+    if (!closed) this.#out(buffer, close, close + 1);
+    else if ('sink' in closed)
+      this.#skeleton.appendText(JSON.stringify(this.#keep('string', closed.sink)));
+    else {
+      this.#fail(closed.failure);
+      return;
     }
     this.#shape.closeString();
   }
@@ -185,11 +163,8 @@ export class JsonSpillParser {
     this.#shape.capture(buffer, start, end);
     let index = start;
     while (index < end && this.#mode === 'keep') {
-      if (this.#decoder) {
-        const from = index;
-        const failure = caughtSpoolforgeError(() =>
-          this.#decoder?.decoder.write(buffer, from, end),
-        );
+      if (this.#string.diverted) {
+        const failure = this.#string.write(buffer, index, end);
         if (failure) this.#fail(failure);
         return;
       }
@@ -214,8 +189,8 @@ export class JsonSpillParser {
   #room(): number {
     const skeleton = this.#skeleton.length;
     if (this.#raw) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
-    if (this.#inString && this.#shape.inResultValueString) {
-      return this.#spillBytes + 1 - (skeleton - this.#stringStart - 1);
+    if (this.#string.inside && this.#shape.inResultValueString) {
+      return this.#spillBytes + 1 - (skeleton - this.#string.start - 1);
     }
     return Number.POSITIVE_INFINITY;
   }
@@ -232,12 +207,9 @@ export class JsonSpillParser {
       raw.sink = sink;
       return;
     }
-    const decoder = new JsonStringDecoder(sink);
-    this.#decoder = { decoder, sink };
-    const failure = caughtSpoolforgeError(() =>
-      decoder.write(this.#skeleton.tail(this.#stringStart + 1)),
-    );
-    this.#skeleton.truncate(this.#stringStart);
+    const start = this.#string.start;
+    const failure = this.#string.divert(sink, this.#skeleton.tail(start + 1));
+    this.#skeleton.truncate(start);
     if (failure) this.#fail(failure);
   }
 
@@ -245,10 +217,16 @@ export class JsonSpillParser {
     const sink = this.#raw?.sink;
     this.#raw = undefined;
     if (!sink || this.#mode !== 'keep') return;
-    sink.end();
-    const token = this.#options.spilled.add('json', sink.writer, sink.byteLength);
-    this.#tokens.push(token);
+    const token = this.#keep('json', sink);
     this.#skeleton.appendText(`{${JSON.stringify(SPILLED_JSON_KEY)}:${JSON.stringify(token)}}`);
+  }
+
+  /** Ends a spill and registers it: the token the message carries in its place. */
+  #keep(kind: SpilledValue['kind'], sink: SpillSink): string {
+    sink.end();
+    const token = this.#options.spilled.add(kind, sink.writer, sink.byteLength);
+    this.#tokens.push(token);
+    return token;
   }
 
   #finishMessage(): void {
@@ -264,7 +242,7 @@ export class JsonSpillParser {
       );
     else if (this.#mode === 'invalid')
       this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
-    else if (this.#inString || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
+    else if (this.#string.inside || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
       this.#queue.push(skeletonOutcome(this.#head, this.#skeleton.text(), this.#tokens));
       this.#tokens = [];
     }
@@ -280,8 +258,7 @@ export class JsonSpillParser {
   /** Stops keeping the current message: its spills are freed. */
   #drop(mode: 'overflow' | 'invalid'): void {
     if (this.#mode === 'keep') this.#mode = mode;
-    this.#decoder?.sink.release();
-    this.#decoder = undefined;
+    this.#string.release();
     this.#raw?.sink?.release();
     if (this.#raw) delete this.#raw.sink;
     this.#queue.release(this.#tokens);
@@ -296,8 +273,7 @@ export class JsonSpillParser {
     this.#skeletonOverflow = false;
     this.#spillMemory.reset();
     this.#head = '';
-    this.#inString = false;
-    this.#ends.reset();
+    this.#string.reset();
     this.#raw = undefined;
     this.#shape.reset();
   }
