@@ -46,22 +46,28 @@ export class BytesLineMatcher implements LineMatcher {
 
   matchingLines(block: Uint8Array): number[] {
     const starts: number[] = [];
-    this.#find(block, starts);
+    this.visitLines(block, (lineStart) => {
+      starts.push(lineStart);
+    });
     return starts;
   }
 
   /** How many lines of `block` match: `matchingLines` without locating where they start. */
   countMatchingLines(block: Uint8Array): number {
-    return this.#find(block, undefined);
+    return this.visitLines(block, undefined);
   }
 
   async dispose(): Promise<void> {}
 
-  /** Counts the matching lines, pushing their starts to `starts` when given. */
-  #find(block: Uint8Array, starts: number[] | undefined): number {
+  /**
+   * Calls `visit` for each line of `block` holding the needle, in order, with the line's start,
+   * where the needle first occurs in it and where it ends (its newline, or the block's end);
+   * returns how many there were. Without `visit`, no line start is looked for.
+   */
+  visitLines(block: Uint8Array, visit: LineVisitor | undefined): number {
     const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
     const needle = this.#needle;
-    if (needle.length === 0) return searchLines(bytes, needle, 0, starts);
+    if (needle.length === 0) return searchLines(bytes, needle, 0, visit);
     if (this.#anchor === -1) {
       this.#anchor = needleAnchor(needle, bytes);
       this.#anchorByte = needle[this.#anchor] as number;
@@ -78,14 +84,18 @@ export class BytesLineMatcher implements LineMatcher {
         if (--falseCandidates < 0) {
           // Every line before this candidate's is decided; this one has no match before it.
           const lineStart = start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0;
-          return count + searchLines(bytes, needle, lineStart, starts);
+          return count + searchLines(bytes, needle, lineStart, visit);
         }
         at = bytes.indexOf(anchorByte, at + 1);
         continue;
       }
       count++;
-      starts?.push(start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0);
       const lineEnd = bytes.indexOf(newline, start);
+      visit?.(
+        start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0,
+        start,
+        lineEnd === -1 ? bytes.length : lineEnd,
+      );
       if (lineEnd === -1) break;
       // The rest of a selected line needs no look.
       at = bytes.indexOf(anchorByte, lineEnd + 1 + anchor);
@@ -94,23 +104,30 @@ export class BytesLineMatcher implements LineMatcher {
   }
 }
 
+/** What {@link BytesLineMatcher.visitLines} tells of a line holding the needle. */
+export type LineVisitor = (lineStart: number, hit: number, lineEnd: number) => void;
+
 /**
- * Counts the lines from `position` (a line start) on that contain `needle`, pushing their
- * starts to `starts` when given.
+ * Counts the lines from `position` (a line start) on that contain `needle`, visiting each when
+ * `visit` is given.
  */
 function searchLines(
   bytes: Buffer,
   needle: Buffer,
   position: number,
-  starts: number[] | undefined,
+  visit: LineVisitor | undefined,
 ): number {
   let count = 0;
   while (position < bytes.length) {
     const hit = needle.length === 0 ? position : bytes.indexOf(needle, position);
     if (hit === -1) break;
     count++;
-    starts?.push(hit === position ? position : bytes.lastIndexOf(newline, hit) + 1);
     const lineEnd = bytes.indexOf(newline, hit);
+    visit?.(
+      hit === position ? position : bytes.lastIndexOf(newline, hit) + 1,
+      hit,
+      lineEnd === -1 ? bytes.length : lineEnd,
+    );
     if (lineEnd === -1) break;
     position = lineEnd + 1;
   }

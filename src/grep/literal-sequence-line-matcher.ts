@@ -1,4 +1,3 @@
-import { newline } from '../spool/newlines.js';
 import { isLiteralPattern } from './is-literal-pattern.js';
 import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { literalRarity } from './needle-anchor.js';
@@ -41,13 +40,17 @@ export function literalSequence(source: string): string[] | undefined {
 export class LiteralSequenceLineMatcher implements LineMatcher {
   readonly #parts: Buffer[];
   readonly #prefilter: BytesLineMatcher;
+  /** Which literal the prefilter searches for. */
+  readonly #prefiltered: number;
 
   constructor(parts: readonly string[]) {
     this.#parts = parts.map((part) => Buffer.from(part, 'latin1'));
-    const rarest = this.#parts.reduce((best, part) =>
-      literalRarity(part) > literalRarity(best) ? part : best,
+    this.#prefiltered = this.#parts.reduce(
+      (best, part, index) =>
+        literalRarity(part) > literalRarity(this.#parts[best] as Buffer) ? index : best,
+      0,
     );
-    this.#prefilter = new BytesLineMatcher(rarest);
+    this.#prefilter = new BytesLineMatcher(this.#parts[this.#prefiltered] as Buffer);
   }
 
   matchingLines(block: Uint8Array): number[] {
@@ -57,9 +60,11 @@ export class LiteralSequenceLineMatcher implements LineMatcher {
     // Candidate lines ascend, so each literal's search only moves forward: one pass per literal.
     const next = parts.map(() => -1);
     const starts: number[] = [];
-    for (const start of this.#prefilter.matchingLines(bytes)) {
-      const newlineAt = bytes.indexOf(newline, start);
-      const end = newlineAt === -1 ? bytes.length : newlineAt;
+    const prefiltered = this.#prefiltered;
+    this.#prefilter.visitLines(bytes, (start, hit, end) => {
+      // The prefilter's hit is its literal's first occurrence in the line, so no search for it
+      // (where the sequence needs it further on, it is searched from there).
+      next[prefiltered] = hit;
       let position = start;
       let inOrder = true;
       for (let index = 0; index < parts.length && inOrder; index++) {
@@ -75,7 +80,7 @@ export class LiteralSequenceLineMatcher implements LineMatcher {
         position = at + part.length;
       }
       if (inOrder) starts.push(start);
-    }
+    });
     return starts;
   }
 
