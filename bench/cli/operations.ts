@@ -153,8 +153,8 @@ const withCommands = (operation: Operation, ...commands: ToolCommand[]): Operati
 /**
  * The operations to time, in report order: grep rows (GNU grep, ripgrep when installed, the
  * spoolforge CLI, and for the rare literal the naive Node approach; plain Node's floor under
- * the count and printing rows), counting or printing (`-n -C 3`, `-v`, every match) to a file; `node -e 0`, the start-up the next rows are judged
- * against; then tail, head, a line range near line 30 M (first call with an empty index
+ * the count and printing rows), counting or printing (`-n -C 3`, `-v`, every match) to a file;
+ * `node -e 0`, the start-up the next rows are judged against; then tail, head, a line range near line 30 M (first call with an empty index
  * cache, second call with the index the first one saved) and the line count (empty cache: the
  * index is built). Start-up rows run at least {@link startupRuns} times.
  *
