@@ -16,7 +16,7 @@ import { repositoryRoot, resultsDirectory } from '../shared/bench-paths.js';
 import { distFingerprint, ensureBuilt } from '../shared/ensure-built.js';
 import { ensureLog } from '../shared/generate-log.js';
 import { formatGoals } from '../shared/goal-result.js';
-import { findGnuTime, runCommand } from '../shared/measure.js';
+import { findGnuTime, runCommand, toolEnvironment } from '../shared/measure.js';
 import { compileNodeScript } from '../shared/node-script.js';
 import { writeResults } from '../shared/report.js';
 import { measureEstimateTokens } from './estimate-tokens-row.js';
@@ -58,15 +58,11 @@ async function main(): Promise<void> {
   );
   const workDirectory = await mkdtemp(join(tmpdir(), 'spoolforge-bench-'));
   try {
-    // LC_ALL=C puts GNU tools on their fastest byte paths; no ripgrep config file interferes.
-    const { RIPGREP_CONFIG_PATH: _ripgrepConfig, ...inherited } = process.env;
     // The CLI's line index cache lives in this run's temp directory, never in the user's
     // ~/.cache; rows that time a first or second call get a directory of their own per run.
-    const environment: NodeJS.ProcessEnv = {
-      ...inherited,
-      LC_ALL: 'C',
+    const environment = toolEnvironment({
       SPOOLFORGE_CACHE_DIR: join(workDirectory, 'index-cache-shared'),
-    };
+    });
     const runOptions = { environment, rssPath: join(workDirectory, 'rss.txt') };
     /** A child script of `children/`, compiled to run under plain node. */
     const childScript = (name: string) =>

@@ -299,18 +299,3 @@ export function buildOperations(context: OperationContext): Operation[] {
     },
   ];
 }
-
-/**
- * A command as a user would type it (quoted for a POSIX shell), for the report.
- *
- * @example
- * ```ts
- * shellCommand({ argv: ['grep', '-c', 'a b', 'x.log'] }); // "grep -c 'a b' x.log"
- * ```
- */
-export function shellCommand(command: CommandSpec): string {
-  const quoted = command.argv.map((word) =>
-    /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`,
-  );
-  return command.stdinPath ? `${quoted.join(' ')} < ${command.stdinPath}` : quoted.join(' ');
-}

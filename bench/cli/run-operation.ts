@@ -1,7 +1,8 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareFiles, median, type RunResult, runCommand } from '../shared/measure.js';
-import { type Operation, shellCommand, type ToolCommand, type ToolRole } from './operations.js';
+import { compareFiles, median, type RunResult, runCommand, runFailure } from '../shared/measure.js';
+import { shellCommand } from '../shared/shell-command.js';
+import type { Operation, ToolCommand, ToolRole } from './operations.js';
 import type { ResultRow } from './result-row.js';
 
 const mebibyte = 1024 * 1024;
@@ -20,16 +21,6 @@ export interface OperationRunContext {
   workDirectory: string;
   environment: NodeJS.ProcessEnv;
   gnuTimePath: string | undefined;
-}
-
-/**
- * A run failed when it died from a signal, exited above 1, or exited 1 with a message: grep's
- * 1 means "no match" and prints nothing, while Node exits 1 for a crash or a missing module.
- */
-function failure(result: RunResult): string | undefined {
-  const message = result.stderr.trim();
-  if (result.exitCode === 0 || (result.exitCode === 1 && message === '')) return undefined;
-  return `exit ${result.exitCode}: ${message.split('\n').slice(0, 3).join(' | ')}`;
 }
 
 /**
@@ -97,7 +88,7 @@ export async function runOperation(
       });
       if (command.indexCache === 'empty') filledDirectory = cacheDirectory;
       results[tool]?.push(result);
-      const problem = failure(result);
+      const problem = runFailure(result);
       process.stderr.write(
         `  ${operation.name} / ${command.tool}: ${result.seconds.toFixed(3)} s${problem ? ` FAILED ${problem}` : ''}\n`,
       );
@@ -123,7 +114,7 @@ export async function runOperation(
       check: tool === referenceIndex ? 'reference' : 'n/a',
     };
     const problem =
-      runs.map(failure).find((message) => message !== undefined) ?? cacheProblems[tool];
+      runs.map(runFailure).find((message) => message !== undefined) ?? cacheProblems[tool];
     if (problem) {
       row.check = 'FAILED';
       row.checkDetail = problem;

@@ -1,4 +1,4 @@
-import { createRandom } from '../shared/log-composer.js';
+import { createRandom } from '../shared/create-random.js';
 
 const services = ['api-gateway', 'auth', 'billing', 'inventory', 'search', 'notification'];
 const resources = ['orders', 'users', 'invoices', 'products', 'carts', 'sessions', 'shipments'];

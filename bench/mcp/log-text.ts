@@ -1,4 +1,4 @@
-import { createRandom } from '../shared/log-composer.js';
+import { createRandom } from '../shared/create-random.js';
 
 const services = ['api-gateway', 'auth-service', 'billing', 'inventory', 'search', 'scheduler'];
 const levels = ['INFO', 'INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR'];

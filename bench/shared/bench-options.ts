@@ -3,30 +3,37 @@ import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, symlink } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { repositoryRoot } from './bench-paths.js';
 import { parseSize } from './generate-log.js';
 
 /**
  * `--size` (512M, 1G, 4G; default `defaultSize`), `--runs` (medians of that many) and
  * `--results PATH`, where the results JSON goes instead of the bench's own name for it
- * (`npm run bench:all` reads each bench's from there).
+ * (`npm run bench:all` reads each bench's from there); `extra` adds a bench's own options,
+ * whose values come back in `values`.
  */
-export function parseBenchOptions(defaultSize = '1G') {
-  const { values } = parseArgs({
+export function parseBenchOptions(
+  defaultSize = '1G',
+  extra: NonNullable<ParseArgsConfig['options']> = {},
+) {
+  const parsed = parseArgs({
     options: {
+      ...extra,
       size: { type: 'string', default: defaultSize },
       runs: { type: 'string', default: '3' },
       results: { type: 'string' },
     },
   });
+  const values = parsed.values as Record<string, string | boolean | undefined>;
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number ≥ 1`);
   return {
-    sizeLabel: values.size,
-    size: parseSize(values.size),
+    sizeLabel: String(values.size),
+    size: parseSize(String(values.size)),
     runs,
-    resultsPath: values.results,
+    resultsPath: values.results === undefined ? undefined : String(values.results),
+    values,
   };
 }
 
@@ -41,6 +48,27 @@ export const loadAverage = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
+
+/**
+ * Refuses to time on a busy machine: throws when the 1-minute load average is at or above
+ * `limit` (1 by default), unless `override`, which returns a loud warning for the report
+ * instead. Undefined when the machine is quiet.
+ *
+ * @example
+ * ```ts
+ * const warning = checkQuietMachine({ override: values['ignore-load'] === true });
+ * ```
+ */
+export function checkQuietMachine(options: { override: boolean; limit?: number }) {
+  const limit = options.limit ?? 1;
+  const [oneMinute = 0] = loadavg();
+  if (oneMinute < limit) return undefined;
+  const busy = `the 1-minute load average is ${oneMinute.toFixed(2)} (≥ ${limit}): timings now say little about the code`;
+  if (!options.override) {
+    throw new Error(`${busy}; wait for a quiet machine, or pass --ignore-load for a smoke run`);
+  }
+  return `${busy} (--ignore-load)`;
+}
 
 /** When, at which commit and on what machine a bench ran, for its results file. */
 export function runFacts() {

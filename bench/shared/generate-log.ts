@@ -2,16 +2,14 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDirectory } from './bench-paths.js';
+import { LogComposer, rareLiteral } from './log-composer.js';
 import {
+  batchBytes,
   buildEntryPool,
-  Clock,
-  createRandom,
-  LogComposer,
-  poolSize,
-  rareLiteral,
-  requestIdPlaceholder,
-  stampRequestId,
-} from './log-composer.js';
+  generatePooledLog,
+  placeholderStamps,
+  type ScheduledLine,
+} from './pooled-log.js';
 
 export { rareLiteral };
 
@@ -28,23 +26,20 @@ const longLinePositions = [0.1, 0.3, 0.6, 0.85, 0.95];
 /** One lower-case occurrence, so `grep -i` counts one more line than the case-sensitive grep. */
 const lowerCaseRarePosition = 0.66;
 
-/** Big batches keep per-write overhead negligible; the stream still applies back-pressure. */
-const batchBytes = 4 * 1024 * 1024;
-
 /** Special lines, each due once the output passes `at` bytes. */
-function scheduleSpecialLines(size: number) {
+function scheduleSpecialLines(size: number, composer: LogComposer): ScheduledLine[] {
   return [
     ...[
       ...rareLinePositions.map((fraction) => fraction * size),
       size / 2 + nearbyRareLineDistance,
-    ].map((at) => ({ at, compose: (composer: LogComposer) => composer.rareLine() })),
+    ].map((at) => ({ at, compose: () => composer.rareLine() })),
     ...longLinePositions.map((fraction) => ({
       at: fraction * size,
-      compose: (composer: LogComposer) => composer.longLine(),
+      compose: () => composer.longLine(),
     })),
     {
       at: lowerCaseRarePosition * size,
-      compose: (composer: LogComposer) => composer.jsonLine(rareLiteral.toLowerCase()),
+      compose: () => composer.jsonLine(rareLiteral.toLowerCase()),
     },
   ].sort((first, second) => first.at - second.at);
 }
@@ -65,42 +60,62 @@ export function parseSize(text: string): number {
 }
 
 /**
- * The cached file's name: the size and the generator version, so a new generator regenerates.
+ * A kind of generated log: its name, its generator's version, and the generator, which
+ * streams the same bytes for the same size every time.
+ *
+ * @example
+ * ```ts
+ * const shape: LogShape = { name: 'multi-service', version: 1, generate: generateLog };
+ * ```
+ */
+export interface LogShape {
+  name: string;
+  /** Bump whenever the output changes, so cached logs from an older generator are not reused. */
+  version: number;
+  generate: (options: { size: number }) => AsyncGenerator<Uint8Array>;
+}
+
+/**
+ * The cached file's name: the shape, the size and the generator version, so a new generator
+ * regenerates.
  *
  * @example
  * ```ts
  * logFileName(1024); // 'multi-service-1024-v1.log'
  * ```
  */
-export function logFileName(size: number): string {
-  return `multi-service-${size}-v${generatorVersion}.log`;
+export function logFileName(size: number, shape: LogShape = multiServiceLog): string {
+  return `${shape.name}-${size}-v${shape.version}.log`;
 }
 
 /**
- * Returns the path of a deterministic multi-service log of about `size` bytes (it stops at the
- * first line end past `size`), generating it on first use and reusing the cached file after.
- * The log has ISO timestamps, INFO/DEBUG/WARN/ERROR levels, service names, request ids, JSON
- * lines, multi-line stack traces, a few ~100 KB lines and a few {@link rareLiteral} lines.
+ * Returns the path of a deterministic log of about `size` bytes (it stops at the first line end
+ * past `size`), generating it on first use and reusing the cached file after; of `shape`, by
+ * default {@link multiServiceLog}.
  *
  * @example
  * ```ts
  * const path = await ensureLog({ size: 256 * 1024 * 1024 });
  * ```
  */
-export async function ensureLog(options: { size: number; directory?: string }): Promise<string> {
-  const { size } = options;
+export async function ensureLog(options: {
+  size: number;
+  directory?: string;
+  shape?: LogShape;
+}): Promise<string> {
+  const { size, shape = multiServiceLog } = options;
   if (!Number.isSafeInteger(size) || size <= 0) {
     throw new RangeError(`size must be a positive number of bytes, got ${size}`);
   }
   const directory = options.directory ?? dataDirectory;
-  const path = join(directory, logFileName(size));
+  const path = join(directory, logFileName(size, shape));
   const cached = await stat(path).catch(() => undefined);
   if (cached?.isFile()) return path;
   await mkdir(directory, { recursive: true });
   // Write under a temporary name so an interrupted run never leaves a truncated cached log.
   const partialPath = `${path}.${process.pid}.partial`;
   try {
-    await writeLog(partialPath, size);
+    await writeLog(partialPath, shape.generate({ size }));
     await rename(partialPath, path);
   } catch (error) {
     await rm(partialPath, { force: true });
@@ -109,11 +124,11 @@ export async function ensureLog(options: { size: number; directory?: string }): 
   return path;
 }
 
-async function writeLog(path: string, size: number): Promise<void> {
+async function writeLog(path: string, batches: AsyncIterable<Uint8Array>): Promise<void> {
   const stream = createWriteStream(path, { highWaterMark: batchBytes });
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   failed.catch(() => undefined);
-  for await (const batch of generateLog({ size })) {
+  for await (const batch of batches) {
     if (!stream.write(batch)) {
       await Promise.race([
         new Promise<void>((resolve) => stream.once('drain', () => resolve())),
@@ -133,52 +148,23 @@ async function writeLog(path: string, size: number): Promise<void> {
  * const artifact = await spool(generateLog({ size: 256 * 1024 * 1024 }));
  * ```
  */
-export async function* generateLog(options: { size: number }): AsyncGenerator<Uint8Array> {
-  const { size } = options;
-  const random = createRandom(0xb10c);
-  const clock = new Clock();
-  const pool = buildEntryPool();
-  const requestId = Buffer.from(requestIdPlaceholder);
-  const specialComposer = new LogComposer(
-    {
-      timestamp: () => clock.text(),
-      requestId: () => {
-        stampRequestId(requestId, 4, random);
-        return requestId.toString('latin1');
-      },
-    },
-    0x5ec1a1,
-  );
-  const specialLines = scheduleSpecialLines(size);
-  let nextSpecial = 0;
-  let flushed = 0;
-  let batch = Buffer.allocUnsafe(batchBytes);
-  let used = 0;
-  while (flushed + used < size) {
-    clock.advance(random);
-    const special = specialLines[nextSpecial];
-    const isSpecial = special !== undefined && flushed + used >= special.at;
-    const text = isSpecial ? special.compose(specialComposer) : undefined;
-    const entry = isSpecial ? 0 : (random() * poolSize) | 0;
-    const bytes = pool.entries[entry] as Uint8Array;
-    const needed = text === undefined ? bytes.length : text.length * 3;
-    if (needed > batch.length - used) {
-      yield batch.subarray(0, used);
-      flushed += used;
-      // The consumer may still hold the old batch, so the next one is a new buffer.
-      batch = Buffer.allocUnsafe(batchBytes);
-      used = 0;
-    }
-    if (text !== undefined) {
-      nextSpecial++;
-      used += batch.write(text, used);
-      continue;
-    }
-    // TypedArray#set is a builtin memmove; Buffer#copy crosses into C++ on every small copy.
-    batch.set(bytes, used);
-    clock.stamp(batch, used + (pool.timestampOffsets[entry] ?? 0));
-    stampRequestId(batch, used + (pool.requestIdOffsets[entry] ?? 0), random);
-    used += bytes.length;
-  }
-  if (used > 0) yield batch.subarray(0, used);
+export function generateLog(options: { size: number }): AsyncGenerator<Uint8Array> {
+  const pooled = new LogComposer(placeholderStamps, 0x5f00f);
+  return generatePooledLog({
+    size: options.size,
+    seed: 0xb10c,
+    pool: buildEntryPool(() => pooled.entry()),
+    specialLines: (stamps) => scheduleSpecialLines(options.size, new LogComposer(stamps, 0x5ec1a1)),
+  });
 }
+
+/**
+ * The log every bench uses: ISO timestamps, INFO/DEBUG/WARN/ERROR levels, service names,
+ * request ids, JSON lines, multi-line stack traces, a few ~100 KB lines and a few
+ * {@link rareLiteral} lines.
+ */
+export const multiServiceLog: LogShape = {
+  name: 'multi-service',
+  version: generatorVersion,
+  generate: generateLog,
+};

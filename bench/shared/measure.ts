@@ -115,6 +115,36 @@ export async function runCommand(command: CommandSpec, options: RunOptions): Pro
   }
 }
 
+/**
+ * Why a run failed, or undefined: it died from a signal, exited above 1, or exited 1 with a
+ * message. grep's 1 means "no match" and prints nothing, while Node exits 1 for a crash or a
+ * missing module.
+ *
+ * @example
+ * ```ts
+ * const problem = runFailure(result); // 'exit 2: grep: x.log: No such file or directory'
+ * ```
+ */
+export function runFailure(result: RunResult): string | undefined {
+  const message = result.stderr.trim();
+  if (result.exitCode === 0 || (result.exitCode === 1 && message === '')) return undefined;
+  return `exit ${result.exitCode}: ${message.split('\n').slice(0, 3).join(' | ')}`;
+}
+
+/**
+ * The environment grep-like tools are timed in: `LC_ALL=C` puts GNU tools on their fastest byte
+ * paths, and no ripgrep config file interferes; `extra` is added on top.
+ *
+ * @example
+ * ```ts
+ * const environment = toolEnvironment({ SPOOLFORGE_CACHE_DIR: join(workDirectory, 'cache') });
+ * ```
+ */
+export function toolEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { RIPGREP_CONFIG_PATH: _ripgrepConfig, ...inherited } = process.env;
+  return { ...inherited, LC_ALL: 'C', ...extra };
+}
+
 /** GNU time writes "Command exited with non-zero status N" before the value on failures. */
 async function readGnuTimeRss(path: string): Promise<number | undefined> {
   const text = await readFile(path, 'utf8').catch(() => '');

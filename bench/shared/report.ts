@@ -61,3 +61,24 @@ export async function writeResults(path: string, results: unknown): Promise<void
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(results, null, 2)}\n`);
 }
+
+/**
+ * Rows as a Markdown table under `columns` (pipes in cells escaped), to paste into the README.
+ *
+ * @example
+ * ```ts
+ * await writeFile(markdownPath, `${renderMarkdownTable(columns, rows)}\n`);
+ * ```
+ */
+export function renderMarkdownTable<Row>(
+  tableColumns: readonly TableColumn<Row>[],
+  rows: readonly Row[],
+): string {
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [
+    line(tableColumns.map((column) => column.title)),
+    `|${tableColumns.map((column) => (column.align === 'right' ? '---:' : '---')).join('|')}|`,
+    ...rows.map((row) => line(tableColumns.map((column) => column.value(row)))),
+  ].join('\n');
+}
