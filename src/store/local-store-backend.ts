@@ -86,7 +86,9 @@ export class LocalStoreBackend implements StoreBackend {
   }
 
   async openData(id: string): Promise<SpoolReader> {
-    return new FileSpoolReader(this.dataFile(id));
+    // Data files never change: idle ones may be closed, so that open artifacts (a session's
+    // outputs, many conversations') do not each hold a descriptor.
+    return new FileSpoolReader(this.dataFile(id), { closeWhenIdle: true });
   }
 
   dataFile(id: string): string {
