@@ -46,10 +46,16 @@ describe('FileSpoolReader closeWhenIdle', () => {
     await writeFile(path, 'original\n');
     const reader = new FileSpoolReader(path, { closeWhenIdle: true });
     expect(await reader.byteLength()).toBe(9);
-    await reader.close(); // as the pool closes an idle file
+    // Idle: 64 other readers take the pool's places.
+    const others = Array.from(
+      { length: 64 },
+      () => new FileSpoolReader(join(directory, 'other.txt'), { closeWhenIdle: true }),
+    );
     await writeFile(join(directory, 'other.txt'), 'replaced\n');
+    for (const other of others) await other.byteLength();
     await rename(join(directory, 'other.txt'), path);
     expect(await rejectionCode(reader.read(0, 9))).toBe('E_IO');
+    await Promise.all([reader, ...others].map((each) => each.close()));
   });
 });
 

@@ -83,8 +83,9 @@ export class PooledFile {
     }
   }
 
-  /** Closes the file; a later use opens it again. */
+  /** Closes the file; a later use opens it again, as a new file (whatever is at the path). */
   async close(): Promise<void> {
+    this.#identity = undefined;
     const handle = await this.#release()?.catch(() => undefined);
     await handle?.close();
   }
