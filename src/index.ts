@@ -162,7 +162,7 @@ export {
   type SpoolforgeErrorCode,
 } from './shared/spoolforge-error.js';
 // Spool: the readers users construct, the writer of a growing artifact, reopening a descriptor.
-export { FileSpoolReader } from './spool/file-spool-reader.js';
+export { FileSpoolReader, type FileSpoolReaderOptions } from './spool/file-spool-reader.js';
 export { HttpSpoolReader } from './spool/http/http-spool-reader.js';
 export type { HttpSpoolReaderOptions } from './spool/http/http-spool-reader-options.js';
 export { MemorySpoolReader } from './spool/memory-spool-reader.js';

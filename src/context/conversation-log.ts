@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolCallOutcome } from '../executor/tool-result-content.js';
-import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
@@ -115,6 +115,7 @@ export class ConversationLog {
    *   `E_INVALID_ARGUMENT` for a `conversationId` other than the backend's.
    */
   static async open(options: ConversationLogOptions): Promise<ConversationLog> {
+    throwIfAborted(options.signal); // before a new log's file is created
     const named = options.backend?.conversationId;
     const conversationId = options.conversationId ?? named ?? randomUUID();
     checkConversationId(conversationId);

@@ -1,7 +1,8 @@
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { type FileHandle, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { writeFully } from '../spool/file-io.js';
+import { PooledFile } from '../spool/pooled-file.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationLogBackend, LoggedEvent } from './conversation-log-backend.js';
 import type { ConversationEvent } from './conversation-message.js';
@@ -20,7 +21,9 @@ export interface JsonlConversationLogOptions {
 /**
  * A conversation log as a JSONL file, one event a line, appended and never rewritten, read
  * backwards in 64 KiB blocks, so a restart reads only the events it needs. A line torn by a
- * crash mid-append (no final newline) is cut off on open: its append never completed.
+ * crash mid-append (no final newline) is cut off on open: its append never completed. The file
+ * is a `PooledFile`: an idle log may be closed and is reopened on its next append or read, so
+ * a process holds at most 64 such files open however many conversations it keeps open.
  *
  * @example
  * ```ts
@@ -30,16 +33,16 @@ export interface JsonlConversationLogOptions {
  */
 export class JsonlConversationLogBackend implements ConversationLogBackend {
   readonly path: string;
-  readonly #handle: FileHandle;
+  readonly #file: PooledFile;
   readonly #sync: boolean;
   #size: number;
   #closed = false;
   /** Appends run one at a time, in call order. */
   #appending: Promise<void> = Promise.resolve();
 
-  private constructor(path: string, handle: FileHandle, size: number, sync: boolean) {
+  private constructor(path: string, file: PooledFile, size: number, sync: boolean) {
     this.path = path;
-    this.#handle = handle;
+    this.#file = file;
     this.#size = size;
     this.#sync = sync;
   }
@@ -74,14 +77,20 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
       });
     };
     await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch(cannotOpen);
-    const handle = await open(path, 'a+', 0o600).catch(cannotOpen);
+    // Created by the first open; reopened without creating, so a log moved away meanwhile
+    // fails its append instead of starting again empty.
+    const file = new PooledFile(path, { flags: 'a+', reopenFlags: 'r+', mode: 0o600 });
     try {
-      const size = await completeLength(handle, (await handle.stat()).size);
-      if (size !== (await handle.stat()).size) await handle.truncate(size);
-      return new JsonlConversationLogBackend(path, handle, size, options.sync ?? false);
+      const size = await file.use(async (handle) => {
+        const length = (await handle.stat()).size;
+        const complete = await completeLength(handle, length);
+        if (complete !== length) await handle.truncate(complete);
+        return complete;
+      });
+      return new JsonlConversationLogBackend(path, file, size, options.sync ?? false);
     } catch (error) {
-      await handle.close();
-      throw error;
+      await file.close();
+      return cannotOpen(error);
     }
   }
 
@@ -94,11 +103,13 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
       throwIfAborted(options.signal);
       const bytes = Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(''));
       try {
-        await writeFully(this.#handle, bytes, this.#size);
-        if (this.#sync) await this.#handle.datasync();
+        await this.#file.use(async (handle) => {
+          await writeFully(handle, bytes, this.#size);
+          if (this.#sync) await handle.datasync();
+        });
       } catch (error) {
         // Part of a batch (a full disk) must not stay: the next append would follow a torn line.
-        await this.#handle.truncate(this.#size).catch(() => undefined);
+        await this.#file.use((handle) => handle.truncate(this.#size)).catch(() => undefined);
         throw new SpoolforgeError('E_IO', `${this.path}: cannot append to the log`, {
           cause: error,
         });
@@ -130,7 +141,7 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
       throwIfAborted(options.signal);
       const start = Math.max(0, end - blockSize);
       const block = Buffer.alloc(end - start);
-      await this.#handle.read(block, 0, block.length, start);
+      await this.#file.use((handle) => handle.read(block, 0, block.length, start));
       for (let relativeEnd = lineEnd - start; ; ) {
         const index = relativeEnd > 0 ? block.lastIndexOf(newline, relativeEnd - 1) : -1;
         if (index < 0) {
@@ -154,7 +165,7 @@ export class JsonlConversationLogBackend implements ConversationLogBackend {
     if (this.#closed) return;
     this.#closed = true;
     await this.#appending;
-    await this.#handle.close();
+    await this.#file.close();
   }
 
   #parse(line: Buffer, offset: number): ConversationEvent {

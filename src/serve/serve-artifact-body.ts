@@ -58,8 +58,8 @@ export function contentDisposition(record: StoredArtifactRecord): string {
 }
 
 /**
- * Streams an artifact's data file with `send`, which answers Range (206, 416), If-Range,
- * If-Match, If-None-Match (304) and HEAD. The headers set first are kept by `send`: the
+ * Streams an artifact's data file with `send`, which answers Range (206, 416), If-Match,
+ * If-None-Match (304) and HEAD; If-Range is {@link rangeIfCurrent}'s. The headers set first are kept by `send`: the
  * record's SHA-256 as a strong ETag (`send` makes one only when none is set), the Content-Type,
  * and a sandboxing CSP so a stored HTML page cannot run script on this origin. Failures are
  * JSON errors like every other route's.
@@ -78,8 +78,10 @@ export async function serveArtifactBody(
   // Loaded on first use: a process that never serves an artifact does not pay its ~10 MiB.
   const { default: send } = await import('send');
   setBodyHeaders(response, record);
-  const range = request.headers.range;
-  if (range !== undefined) request.headers.range = clampSuffixRanges(range, record.byteLength);
+  // send's own If-Range check finds the ETag anywhere in the header, a weak `W/"…"` too.
+  const range = rangeIfCurrent(request, `"${record.sha256}"`);
+  if (range === undefined) delete request.headers.range;
+  else request.headers.range = clampSuffixRanges(range, record.byteLength);
   // The path handed to send is the store's own file name, URL-encoded as send expects; `root`
   // confines it to the store's directory whatever the name holds.
   send(request, `/${encodeURIComponent(basename(dataFile))}`, {
@@ -121,6 +123,22 @@ export function setBodyHeaders(response: ServerResponse, record: StoredArtifactR
   response.setHeader('Content-Disposition', contentDisposition(record));
   response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   response.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+/**
+ * The request's Range header where its If-Range lets it apply: none, or exactly the strong
+ * `etag`. A weak tag never matches (RFC 9110), nor does a date (bodies carry no
+ * Last-Modified); then the whole body is sent.
+ *
+ * @example
+ * ```ts
+ * const range = rangeIfCurrent(request, `"${record.sha256}"`);
+ * ```
+ */
+export function rangeIfCurrent(request: IncomingMessage, etag: string): string | undefined {
+  const ifRange = request.headers['if-range'];
+  const current = ifRange === undefined || (typeof ifRange === 'string' && ifRange.trim() === etag);
+  return current ? request.headers.range : undefined;
 }
 
 /**

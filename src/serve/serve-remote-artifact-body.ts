@@ -5,7 +5,7 @@ import type { SpoolReader } from '../spool/spool-reader.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendJsonError } from './http-responses.js';
-import { removeBodyHeaders, setBodyHeaders } from './serve-artifact-body.js';
+import { rangeIfCurrent, removeBodyHeaders, setBodyHeaders } from './serve-artifact-body.js';
 
 /** How long a redirect's presigned URL stays valid: long enough to start a download. */
 const redirectSeconds = 300;
@@ -60,8 +60,7 @@ export async function serveRemoteArtifactBody(
     return;
   }
   const size = record.byteLength;
-  const ifRange = request.headers['if-range'];
-  const rangeHeader = ifRange === undefined || ifRange === etag ? request.headers.range : undefined;
+  const rangeHeader = rangeIfCurrent(request, etag);
   const range = rangeHeader === undefined ? undefined : parseRange(rangeHeader, size);
   if (range === 'unsatisfiable') {
     response.removeHeader('Content-Disposition');

@@ -2,7 +2,7 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /**
  * Turns a Node file-system error into a {@link SpoolforgeError} whose message names the path the
- * way GNU tools do (`build.log: No such file or directory`).
+ * way GNU tools do (`build.log: No such file or directory`); a `SpoolforgeError` passes through.
  *
  * @example
  * ```ts
@@ -10,6 +10,7 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
  * ```
  */
 export function fileError(path: string, error: unknown): SpoolforgeError {
+  if (SpoolforgeError.isInstance(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':

@@ -1,8 +1,20 @@
-import { type FileHandle, open } from 'node:fs/promises';
-import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
+import type { FileHandle } from 'node:fs/promises';
+import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { fileError } from './file-errors.js';
 import { readFully, readFullyIntoSync } from './file-io.js';
+import { PooledFile, pooledFileLimit } from './pooled-file.js';
 import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.js';
+
+/** Options for a {@link FileSpoolReader}. */
+export interface FileSpoolReaderOptions {
+  /**
+   * Let the file be closed while idle: a process-wide pool keeps at most
+   * {@link pooledFileLimit} such files open, and the next read reopens it, checking it is the
+   * same file. For files nobody changes or removes while they are read (stored artifacts).
+   * Default false: the file stays open from the first read until `close()`.
+   */
+  closeWhenIdle?: boolean;
+}
 
 /**
  * Reads a file in place with positioned reads; the file is opened on first use and never loaded
@@ -17,33 +29,33 @@ import type { ReaderDescriptor, ReadOptions, SpoolReader } from './spool-reader.
  */
 export class FileSpoolReader implements SpoolReader {
   readonly path: string;
-  #handle: Promise<FileHandle> | undefined;
-  /** The open handle's descriptor, for synchronous reads. */
-  #descriptor: number | undefined;
+  readonly #file: PooledFile;
 
-  constructor(path: string) {
+  constructor(path: string, options: FileSpoolReaderOptions = {}) {
     this.path = path;
-  }
-
-  async byteLength(): Promise<number> {
-    const handle = await this.#open();
-    return (await handle.stat()).size;
-  }
-
-  async read(position: number, length: number, options?: ReadOptions): Promise<Uint8Array> {
-    throwIfAborted(options?.signal);
-    const handle = await this.#open();
-    return readFully(handle, position, length).catch((error: unknown) => {
-      throw fileError(this.path, error);
+    this.#file = new PooledFile(path, {
+      pooled: options.closeWhenIdle === true,
+      verify: (stats) => {
+        if (stats.isDirectory()) {
+          throw fileError(path, Object.assign(new Error('Is a directory'), { code: 'EISDIR' }));
+        }
+      },
     });
   }
 
+  byteLength(): Promise<number> {
+    return this.#use(async (handle) => (await handle.stat()).size);
+  }
+
+  read(position: number, length: number, options?: ReadOptions): Promise<Uint8Array> {
+    throwIfAborted(options?.signal);
+    return this.#use((handle) => readFully(handle, position, length));
+  }
+
+  /** Reads through the open descriptor; when there is none, one opened for this read alone. */
   readIntoSync(target: Uint8Array, position: number): number {
-    if (this.#descriptor === undefined) {
-      throw new SpoolforgeError('E_IO', `${this.path}: readIntoSync before the file was opened`);
-    }
     try {
-      return readFullyIntoSync(this.#descriptor, target, position);
+      return this.#file.useSync((descriptor) => readFullyIntoSync(descriptor, target, position));
     } catch (error) {
       throw fileError(this.path, error);
     }
@@ -53,30 +65,15 @@ export class FileSpoolReader implements SpoolReader {
     return { kind: 'file', locator: this.path };
   }
 
-  async close(): Promise<void> {
-    const handle = this.#handle;
-    this.#handle = undefined;
-    this.#descriptor = undefined;
-    if (handle) await (await handle.catch(() => undefined))?.close();
+  close(): Promise<void> {
+    return this.#file.close();
   }
 
-  #open(): Promise<FileHandle> {
-    this.#handle ??= openRegularFile(this.path).then((handle) => {
-      this.#descriptor = handle.fd;
-      return handle;
-    });
-    return this.#handle;
+  async #use<Result>(work: (handle: FileHandle) => Promise<Result>): Promise<Result> {
+    try {
+      return await this.#file.use(work);
+    } catch (error) {
+      throw fileError(this.path, error);
+    }
   }
-}
-
-async function openRegularFile(path: string): Promise<FileHandle> {
-  const handle = await open(path, 'r').catch((error: unknown) => {
-    throw fileError(path, error);
-  });
-  const stats = await handle.stat();
-  if (stats.isDirectory()) {
-    await handle.close();
-    throw fileError(path, Object.assign(new Error('Is a directory'), { code: 'EISDIR' }));
-  }
-  return handle;
 }

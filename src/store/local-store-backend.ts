@@ -6,7 +6,7 @@ import { PageCacheWriter } from '../spool/page-cache-writer.js';
 import type { SpoolReader } from '../spool/spool-reader.js';
 import type { GcOptions, GcReport } from './artifact-store-types.js';
 import { collectGarbage } from './collect-garbage.js';
-import { syncDirectory, writeThenRename } from './durable-files.js';
+import { storeIoError, syncDirectory, writeThenRename } from './durable-files.js';
 import { type IngestedSource, ingestSource } from './ingest-source.js';
 import type { DecodedSidecar, SidecarHeader } from './sidecar.js';
 import { readSidecar, readSidecarHeader } from './sidecar-files.js';
@@ -44,21 +44,26 @@ export class LocalStoreBackend implements StoreBackend {
 
   writeData(id: string, source: SpoolSource, signal?: AbortSignal): Promise<IngestedSource> {
     const paths = this.#paths;
-    return writeThenRename(paths.temporaryFile(id, 'data'), paths.file(id, 'data'), (handle) => {
+    const temporary = paths.temporaryFile(id, 'data');
+    return writeThenRename(temporary, paths.file(id, 'data'), (handle) => {
       const writer = new PageCacheWriter(handle);
-      return ingestSource(
-        source,
-        (bytes, offset) => writer.write(bytes, offset),
-        signal === undefined ? {} : { signal },
-      );
+      // The disk's failures (a full one) are E_IO; the source's own reach the caller as they are.
+      const write = (bytes: Uint8Array, offset: number) =>
+        writer.write(bytes, offset).catch((error: unknown) => {
+          throw storeIoError(temporary, error);
+        });
+      return ingestSource(source, write, signal === undefined ? {} : { signal });
     });
   }
 
   async writeSidecar(id: string, bytes: Uint8Array): Promise<void> {
     const paths = this.#paths;
     await syncDirectory(paths.objects); // the data's rename is durable before the sidecar's
-    await writeThenRename(paths.temporaryFile(id, 'sidecar'), paths.file(id, 'sidecar'), (handle) =>
-      writeFully(handle, bytes, 0),
+    const temporary = paths.temporaryFile(id, 'sidecar');
+    await writeThenRename(temporary, paths.file(id, 'sidecar'), (handle) =>
+      writeFully(handle, bytes, 0).catch((error: unknown) => {
+        throw storeIoError(temporary, error);
+      }),
     );
     await syncDirectory(paths.objects);
   }
@@ -81,7 +86,9 @@ export class LocalStoreBackend implements StoreBackend {
   }
 
   async openData(id: string): Promise<SpoolReader> {
-    return new FileSpoolReader(this.dataFile(id));
+    // Data files never change: idle ones may be closed, so that open artifacts (a session's
+    // outputs, many conversations') do not each hold a descriptor.
+    return new FileSpoolReader(this.dataFile(id), { closeWhenIdle: true });
   }
 
   dataFile(id: string): string {

@@ -48,19 +48,22 @@ export function isS3Unsupported(error: unknown): boolean {
 }
 
 /**
- * An S3 SDK failure as a `SpoolforgeError`: `E_ABORTED` for an abort, `E_REMOTE_FORBIDDEN` for
- * 401/403, `E_REMOTE_NOT_FOUND` for a missing bucket or key, else `E_REMOTE_FAILED`; the SDK's
- * error is the `cause`. A `SpoolforgeError` passes through.
+ * An S3 SDK failure as a `SpoolforgeError`: `E_ABORTED` when `signal` (the caller's) fired,
+ * `E_REMOTE_FORBIDDEN` for 401/403, `E_REMOTE_NOT_FOUND` for a missing bucket or key, else
+ * `E_REMOTE_FAILED` (an abort no caller asked for, such as a body stream torn down under a
+ * failed request, included); the SDK's error is the `cause`. A `SpoolforgeError` passes through.
  *
  * @example
  * ```ts
  * await client.send(command).catch((error) => { throw s3Error(error, `put s3://${bucket}/${key}`); });
  * ```
  */
-export function s3Error(error: unknown, what: string): SpoolforgeError {
+export function s3Error(error: unknown, what: string, signal?: AbortSignal): SpoolforgeError {
   if (SpoolforgeError.isInstance(error)) return error;
+  if (signal?.aborted) {
+    return new SpoolforgeError('E_ABORTED', `${what}: aborted`, { cause: signal.reason });
+  }
   const { name } = (error ?? {}) as SdkError;
-  if (name === 'AbortError') return new SpoolforgeError('E_ABORTED', `${what}: aborted`);
   const status = s3Status(error);
   const detail = `${name ?? 'Error'}${status === undefined ? '' : ` (HTTP ${status})`}`;
   const code =

@@ -104,7 +104,7 @@ export class S3Objects {
           signal === undefined ? {} : { abortSignal: signal },
         )
         .catch((error: unknown) => {
-          throw s3Error(error, `Listing ${this.url(prefix)}`);
+          throw s3Error(error, `Listing ${this.url(prefix)}`, signal);
         });
       for (const entry of page.Contents ?? []) {
         if (entry.Key === undefined) continue;

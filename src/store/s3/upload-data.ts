@@ -23,9 +23,11 @@ export interface UploadSettings {
 /**
  * Streams `source` into `objects/<id>.data` with a multipart upload (`@aws-sdk/lib-storage`),
  * building the line index, SHA-256 and head on the way. A marker is written first and kept
- * fresh; the returned marker is finished once the sidecar is written. On failure (an abort
- * included; a failing source's own error is rethrown as it is) the upload is aborted, the data deleted and the marker removed; where the server
- * refuses to abort the upload, the marker stays, stale, for `gc` to try again.
+ * fresh; the returned marker is finished once the sidecar is written. On failure the upload is
+ * aborted, the data deleted and the marker removed (where the server refuses to abort the
+ * upload, the marker stays, stale, for `gc` to try again), and the put rejects with
+ * `E_ABORTED` only when `signal` fired, the source's own error when the source failed, else
+ * the upload's failure as `E_REMOTE_FAILED` (or `E_REMOTE_FORBIDDEN` / `E_REMOTE_NOT_FOUND`).
  *
  * @example
  * ```ts
@@ -64,9 +66,15 @@ export async function uploadData(options: {
   done.catch((error: unknown) => {
     uploadFailure = error;
   });
+  // A part that fails ends lib-storage's read of the body, which destroys it with a bare
+  // AbortError: the write waiting for it to drain fails first, with that error.
+  let uploadStopped = false;
   const write = async (bytes: Uint8Array) => {
     if (body.write(bytes)) return;
-    await Promise.race([once(body, 'drain'), done]);
+    await Promise.race([once(body, 'drain'), done]).catch((error: unknown) => {
+      uploadStopped = true;
+      throw error;
+    });
   };
   try {
     const ingested = await ingestSource(source, write, signal === undefined ? {} : { signal });
@@ -74,6 +82,10 @@ export async function uploadData(options: {
     await done;
     return { ingested, marker };
   } catch (error) {
+    const uploading = uploadStopped || error === uploadFailure;
+    // Where the upload failed of itself, it settles with the part's own failure, the real
+    // cause; otherwise (or once it has) the in-flight parts are stopped.
+    if (uploading && !signal?.aborted) await done.catch(() => undefined);
     controller.abort();
     body.destroy();
     await done.catch(() => undefined);
@@ -88,9 +100,12 @@ export async function uploadData(options: {
     if (undone) await marker.finish().catch(() => undefined);
     else await marker.abandon();
     if (signal?.aborted) {
-      throw new SpoolforgeError('E_ABORTED', `Uploading ${objects.url(key)}: aborted`);
+      throw new SpoolforgeError('E_ABORTED', `Uploading ${objects.url(key)}: aborted`, {
+        cause: signal.reason,
+      });
     }
-    throw error === uploadFailure ? s3Error(error, `Uploading ${objects.url(key)}`) : error;
+    if (!uploading) throw error; // the source's own failure
+    throw s3Error(uploadFailure ?? error, `Uploading ${objects.url(key)}`);
   } finally {
     signal?.removeEventListener('abort', stop);
   }
