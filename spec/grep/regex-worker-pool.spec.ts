@@ -1,0 +1,84 @@
+import { createReadStream, readdirSync } from 'node:fs';
+import { defineTool, SpoolforgeError, spool, ToolSession } from 'spoolforge';
+import { regexWorkerPool } from 'spoolforge/engine';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tempFile } from '../helpers/temp-files.js';
+
+/** Threads of this process: the main thread, V8's and libuv's, one per worker thread. */
+const threads = () => readdirSync('/proc/self/task').length;
+
+/** Waits until the pool's threads have all gone or settled (a terminated worker ends soon). */
+async function settledThreads(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const before = threads();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (threads() === before) return before - regexWorkerPool.stats.live;
+  }
+  throw new Error('threads did not settle');
+}
+
+describe('the regex worker pool', () => {
+  it('runs 40 concurrent catastrophic artifact_grep calls in at most 2 threads; the rest read E_BUSY', async () => {
+    const path = await tempFile(`${'INFO ok\n'.repeat(500)}${'a'.repeat(40)}b\n`);
+    const fetchLog = defineTool({
+      name: 'fetch_log',
+      description: 'Returns a log file.',
+      inputSchema: z.object({}),
+      handler: async () => createReadStream(path),
+    });
+    await using session = new ToolSession({ tools: [fetchLog] });
+    const first = session.dispatch();
+    first.ack();
+    await session.run([{ id: 'call_1', name: 'fetch_log', arguments: {} }], first);
+    const second = session.dispatch();
+    second.ack();
+    const baseline = await settledThreads();
+    let most = 0;
+    let mostLive = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(most, threads() - baseline);
+      mostLive = Math.max(mostLive, regexWorkerPool.stats.live);
+    }, 5);
+    const calls = Array.from({ length: 40 }, (_, index) => ({
+      id: `grep_${index}`,
+      name: 'artifact_grep',
+      arguments: { callId: 'call_1', pattern: '(a+)+$' },
+    }));
+    const results = await session.run(calls, second).finally(() => clearInterval(sampler));
+    const texts = results.map((result) => {
+      const [content] = result?.content ?? [];
+      return content?.type === 'text' ? content.text : '';
+    });
+    expect(mostLive).toBeLessThanOrEqual(2);
+    expect(most).toBeLessThanOrEqual(2);
+    const full = texts.filter((text) => /^Error \(E_BUSY\): .* 8 waiting\)/.test(text));
+    expect(full).toHaveLength(30);
+    expect(full[0]).toBe(
+      'Error (E_BUSY): Regex search is busy (2 running, 8 waiting): retry later, or search a fixed string (fixed: true)',
+    );
+    // The two that ran hit their time budget; the queued ones spent theirs waiting.
+    for (const text of texts) expect(text).toMatch(/^Error \((E_BUSY|E_REGEX_TIMEOUT)\)/);
+    expect(texts.filter((text) => text.startsWith('Error (E_REGEX_TIMEOUT)'))).toHaveLength(2);
+  });
+
+  it('reuses one warm worker for sequential greps of different patterns', async () => {
+    await using artifact = await spool('x\nab\naab\nERROR 42\n');
+    const first = await artifact.grep('a+b$');
+    const created = regexWorkerPool.stats.created;
+    const second = await artifact.grep('^ERROR \\d+$');
+    expect(first.lines.map((line) => line.lineNumber)).toEqual([1, 2]);
+    expect(second.lines.map((line) => line.text)).toEqual(['ERROR 42']);
+    expect(regexWorkerPool.stats.created).toBe(created);
+    expect(regexWorkerPool.stats.live).toBeGreaterThanOrEqual(1);
+  });
+
+  it('serves the next grep correctly after a timed-out one terminated its worker', async () => {
+    await using stuck = await spool(`${'a'.repeat(40)}b\n`);
+    const error = await stuck.grep('(a+)+$', { timeout: 200 }).catch((caught: unknown) => caught);
+    expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_REGEX_TIMEOUT');
+    await using artifact = await spool('x\nab\naab\n');
+    const { lines } = await artifact.grep('a+b$', { timeout: 5_000 });
+    expect(lines.map((line) => line.lineNumber)).toEqual([1, 2]);
+  });
+});
