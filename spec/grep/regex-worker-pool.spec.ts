@@ -73,6 +73,16 @@ describe('the regex worker pool', () => {
     expect(regexWorkerPool.stats.live).toBeGreaterThanOrEqual(1);
   });
 
+  it('keeps the worker warm after a grep that stopped at maxCount with a block in flight', async () => {
+    // 1 MiB blocks: the second is in the worker when the first block's match ends the scan.
+    await using artifact = await spool('ab\n'.repeat(1_500_000));
+    await artifact.grep('a+b$', { maxCount: 1 });
+    const created = regexWorkerPool.stats.created;
+    const { matchCount } = await artifact.grep('^a+b', { maxCount: 1 });
+    expect(matchCount).toBe(1);
+    expect(regexWorkerPool.stats.created).toBe(created);
+  });
+
   it('serves the next grep correctly after a timed-out one terminated its worker', async () => {
     await using stuck = await spool(`${'a'.repeat(40)}b\n`);
     const error = await stuck.grep('(a+)+$', { timeout: 200 }).catch((caught: unknown) => caught);

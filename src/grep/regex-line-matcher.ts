@@ -8,6 +8,9 @@ import {
   regexWorkerPool,
 } from './regex-worker-pool.js';
 
+/** Milliseconds a disposed matcher waits for its blocks in flight before it stops its worker. */
+const drainMs = 1_000;
+
 /**
  * Options for a {@link RegexLineMatcher}.
  */
@@ -62,8 +65,12 @@ export class RegexLineMatcher implements LineMatcher {
   /** Requests in the order they were posted, which is the order the worker answers them. */
   readonly #waiting: { resolve: (starts: Uint32Array) => void; reject: (error: Error) => void }[] =
     [];
+  /** Blocks posted to the worker and not answered yet (their callers may have gone). */
+  #unanswered = 0;
   #failure: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Set while a disposed matcher waits for its last answers to give its worker back warm. */
+  #drain: { timer: NodeJS.Timeout; done: () => void } | undefined;
 
   constructor(regex: RegExp, options: RegexLineMatcherOptions = {}) {
     this.#regex = { source: regex.source, flags: regex.flags };
@@ -92,9 +99,24 @@ export class RegexLineMatcher implements LineMatcher {
     return answer;
   }
 
-  /** Gives the worker back: warm when it is idle, else terminated. */
+  /**
+   * Gives the worker back, and resolves once it is back: warm when it is idle or its blocks in
+   * flight (a scan that stopped early leaves one) are answered within a second and the time
+   * budget, else terminated.
+   */
   async dispose(): Promise<void> {
-    this.#fail(new SpoolforgeError('E_IO', 'Regex matcher disposed'));
+    const disposed = new SpoolforgeError('E_IO', 'Regex matcher disposed');
+    if (this.#failure === undefined && this.#unanswered > 0) {
+      this.#failure = disposed;
+      this.#settleAll(disposed);
+      const left = (this.#deadline ?? Number.POSITIVE_INFINITY) - Date.now();
+      await new Promise<void>((done) => {
+        const timer = setTimeout(() => this.#giveBack(false), Math.max(0, Math.min(drainMs, left)));
+        this.#drain = { timer, done };
+      });
+      return;
+    }
+    this.#fail(disposed);
     // A worker granted after this is given back at once.
     await this.#lease?.catch(() => undefined);
   }
@@ -149,13 +171,16 @@ export class RegexLineMatcher implements LineMatcher {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
       if (this.#waiting.length === 1) this.#busy();
+      this.#unanswered++;
       worker.postMessage(message);
     });
   }
 
   readonly #onMessage = (starts: Uint32Array) => {
+    this.#unanswered--;
     this.#waiting.shift()?.resolve(starts);
     this.#idle();
+    if (this.#drain && this.#unanswered === 0) this.#giveBack(true);
   };
 
   readonly #onError = (error: Error) =>
@@ -200,7 +225,7 @@ export class RegexLineMatcher implements LineMatcher {
    * Fails every request, now and later, and gives the worker back: warm if it had no block,
    * else terminated (a runaway regex with it).
    */
-  #fail(error: Error, reusable = this.#waiting.length === 0): Error {
+  #fail(error: Error, reusable = this.#unanswered === 0): Error {
     this.#failure ??= error;
     this.#settleAll(this.#failure);
     this.#giveBack(reusable);
@@ -211,6 +236,8 @@ export class RegexLineMatcher implements LineMatcher {
     const lease = this.#held;
     if (!lease) return;
     this.#held = undefined;
+    clearTimeout(this.#drain?.timer);
+    this.#drain?.done();
     lease.worker.off('message', this.#onMessage).off('error', this.#onError);
     lease.worker.off('exit', this.#onExit);
     lease.release(reusable);

@@ -68,9 +68,12 @@ export class RegexWorkerPool {
     this.#idleMs = options.idleMs ?? 5_000;
   }
 
-  /** Worker threads alive now, and started since the pool was made. */
-  get stats(): { live: number; created: number } {
-    return { live: this.#live, created: this.#created };
+  /**
+   * Worker threads alive now and started since the pool was made; scans holding a worker and
+   * scans waiting for one.
+   */
+  get stats(): { live: number; created: number; running: number; waiting: number } {
+    return { live: this.#live, created: this.#created, ...this.#turns.load };
   }
 
   /**
