@@ -1,9 +1,11 @@
 import { createReadStream, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { defineTool, SpoolforgeError, spool, ToolSession } from 'spoolforge';
 import { regexWorkerPool } from 'spoolforge/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tempFile } from '../helpers/temp-files.js';
+import { connectFileServer } from '../mcp/file-server/file-server-helpers.js';
 
 /** Threads of this process: the main thread, V8's and libuv's, one per worker thread. */
 const threads = () => readdirSync('/proc/self/task').length;
@@ -60,6 +62,24 @@ describe('the regex worker pool', () => {
     // The two that ran hit their time budget; the queued ones spent theirs waiting.
     for (const text of texts) expect(text).toMatch(/^Error \((E_BUSY|E_REGEX_TIMEOUT)\)/);
     expect(texts.filter((text) => text.startsWith('Error (E_REGEX_TIMEOUT)'))).toHaveLength(2);
+  });
+
+  it("gives mcp serve's file_grep the readable E_BUSY while the threads are full; a fixed string still runs", async () => {
+    const path = await tempFile(`INFO ok\n${'a'.repeat(40)}b\n`);
+    const server = await connectFileServer({ roots: [dirname(path)] });
+    await using artifact = await spool(`${'a'.repeat(40)}b\n`);
+    // Greps from code wait their turn: 2 run and 8 wait until their 2 s budget runs out.
+    const others = Array.from({ length: 10 }, () =>
+      artifact.grep('(a+)+$', { timeout: 2_000 }).catch((error: unknown) => error),
+    );
+    await vi.waitFor(() => expect(regexWorkerPool.stats.waiting).toBe(8), { timeout: 5_000 });
+    expect(await server.error('file_grep', { path, pattern: '(a+)+$' })).toBe(
+      'Error (E_BUSY): Regex search is busy (2 running, 8 waiting): retry later, or search a fixed string (fixed: true)',
+    );
+    expect(await server.text('file_grep', { path, pattern: 'INFO', fixed: true })).toContain(
+      '1:INFO ok',
+    );
+    await Promise.all(others);
   });
 
   it('reuses one warm worker for sequential greps of different patterns', async () => {
