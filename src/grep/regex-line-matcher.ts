@@ -65,6 +65,7 @@ export class RegexLineMatcher implements LineMatcher {
   /** Requests in the order they were posted, which is the order the worker answers them. */
   readonly #waiting: { resolve: (starts: Uint32Array) => void; reject: (error: Error) => void }[] =
     [];
+  #patternSent = false;
   /** Blocks posted to the worker and not answered yet (their callers may have gone). */
   #unanswered = 0;
   #failure: Error | undefined;
@@ -142,7 +143,6 @@ export class RegexLineMatcher implements LineMatcher {
   }
 
   async #postOnLease(message: object): Promise<Uint32Array> {
-    const first = this.#lease === undefined;
     this.#lease ??= this.#pool
       .lease({
         ...(this.#signal ? { signal: this.#signal } : {}),
@@ -164,15 +164,18 @@ export class RegexLineMatcher implements LineMatcher {
       throw this.#fail(error as Error);
     }
     if (this.#failure || !this.#worker) throw this.#failure;
-    return this.#post(this.#worker, first ? { ...message, regex: this.#regex } : message);
+    return this.#post(this.#worker, message);
   }
 
+  /** Posts a block; the first one posted also carries the pattern (each names its buffer). */
   #post(worker: Worker, message: object): Promise<Uint32Array> {
+    const regex = this.#patternSent ? {} : { regex: this.#regex };
+    this.#patternSent = true;
     return new Promise((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
       if (this.#waiting.length === 1) this.#busy();
       this.#unanswered++;
-      worker.postMessage(message);
+      worker.postMessage({ ...message, ...regex });
     });
   }
 

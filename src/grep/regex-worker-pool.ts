@@ -104,9 +104,21 @@ export class RegexWorkerPool {
           'retry later, or search a fixed string (fixed: true)',
       );
     }
-    const worker = this.#warmWorker() ?? this.#startWorker();
-    worker.ref();
     const turn = release;
+    let worker: Worker;
+    try {
+      worker = this.#warmWorker() ?? this.#startWorker();
+    } catch (error) {
+      turn();
+      throw new SpoolforgeError(
+        'E_IO',
+        `Regex worker failed to start: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    worker.ref();
     return {
       worker,
       release: (reusable) => {
