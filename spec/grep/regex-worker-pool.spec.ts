@@ -1,7 +1,7 @@
 import { createReadStream, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineTool, SpoolforgeError, spool, ToolSession } from 'spoolforge';
-import { regexWorkerPool } from 'spoolforge/engine';
+import { RegexLineMatcher, RegexWorkerPool, regexWorkerPool } from 'spoolforge/engine';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tempFile } from '../helpers/temp-files.js';
@@ -101,6 +101,23 @@ describe('the regex worker pool', () => {
     const { matchCount } = await artifact.grep('^a+b', { maxCount: 1 });
     expect(matchCount).toBe(1);
     expect(regexWorkerPool.stats.created).toBe(created);
+  });
+
+  it('ends an idle worker after idleMs, and the next scan starts a fresh one', async () => {
+    const pool = new RegexWorkerPool({ idleMs: 50 });
+    const match = async (regex: RegExp) => {
+      const matcher = new RegexLineMatcher(regex, { pool });
+      try {
+        return Array.from(await matcher.matchingLines(Buffer.from('x\nab\n')));
+      } finally {
+        await matcher.dispose();
+      }
+    };
+    expect(await match(/a+b$/s)).toEqual([2]);
+    expect(pool.stats).toMatchObject({ live: 1, created: 1, running: 0 });
+    await vi.waitFor(() => expect(pool.stats.live).toBe(0), { timeout: 5_000 });
+    expect(await match(/^x/s)).toEqual([0]);
+    expect(pool.stats).toMatchObject({ live: 1, created: 2 });
   });
 
   it('serves the next grep correctly after a timed-out one terminated its worker', async () => {

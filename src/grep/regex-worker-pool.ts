@@ -140,7 +140,11 @@ export class RegexWorkerPool {
 
   #keepWarm(worker: Worker): void {
     worker.unref();
-    const timer = setTimeout(() => void worker.terminate(), this.#idleMs);
+    const timer = setTimeout(() => {
+      // Out of the idle list first: a lease must never take a worker on its way out.
+      this.#dropIdle(worker);
+      void worker.terminate();
+    }, this.#idleMs);
     timer.unref();
     this.#idle.push({ worker, timer });
   }
@@ -157,10 +161,14 @@ export class RegexWorkerPool {
     worker.on('error', () => undefined);
     worker.once('exit', () => {
       this.#live--;
-      const index = this.#idle.findIndex((idle) => idle.worker === worker);
-      if (index >= 0) clearTimeout(this.#idle.splice(index, 1)[0]?.timer);
+      this.#dropIdle(worker);
     });
     return worker;
+  }
+
+  #dropIdle(worker: Worker): void {
+    const index = this.#idle.findIndex((idle) => idle.worker === worker);
+    if (index >= 0) clearTimeout(this.#idle.splice(index, 1)[0]?.timer);
   }
 }
 
