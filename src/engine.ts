@@ -73,6 +73,13 @@ export {
   RegexLineMatcher,
   type RegexLineMatcherOptions,
 } from './grep/regex-line-matcher.js';
+export {
+  type RegexWorkerLease,
+  RegexWorkerPool,
+  type RegexWorkerPoolOptions,
+  type RegexWorkerRequest,
+  regexWorkerPool,
+} from './grep/regex-worker-pool.js';
 // Shared utilities.
 export { formatBytes } from './shared/format-bytes.js';
 export { abortError, throwIfAborted } from './shared/spoolforge-error.js';

@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ArtifactKinds, LinkSigner, ResultLimits } from '../../src/index.js';
 import type { SafeHtml } from '../../src/serve/html-escape.js';
-import type { QueryPool } from '../../src/serve/query-pool.js';
 import type { PageFrame } from '../../src/serve/viewer-pages.js';
 import type { ViewerQuery } from '../../src/serve/viewer-query.js';
+import type { QueryPool } from '../../src/shared/query-pool.js';
 
 export declare const request: IncomingMessage;
 export declare const response: ServerResponse;
@@ -25,5 +25,3 @@ export declare const context: {
   kinds: ArtifactKinds;
 };
 /** The application's answer when the pool is full, and the query it runs. */
-export declare function tooBusy(): void;
-export declare function runQuery(): Promise<void>;

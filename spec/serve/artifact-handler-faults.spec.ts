@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ArtifactHandlerOptions, ArtifactStore, createArtifactHandler } from 'spoolforge';
+import {
+  type ArtifactHandlerOptions,
+  ArtifactStore,
+  createArtifactHandler,
+  SpoolforgeError,
+  spool,
+} from 'spoolforge';
+import { regexWorkerPool } from 'spoolforge/engine';
 import { describe, expect, it, vi } from 'vitest';
 import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
@@ -132,6 +139,30 @@ describe('createArtifactHandler: bounded regex work', () => {
     const next = await fetch(`${base}/${tiny.id}/view?op=grep&pattern=t.n`);
     expect(next.status).toBe(200);
     expect(await next.text()).toContain('1:tiny');
+  });
+
+  it("answers 429 while other callers' greps fill the process's regex threads", async () => {
+    const { store, base } = await serve();
+    const catastrophic = `${'a'.repeat(40)}b\n`;
+    const victim = await store.put(catastrophic);
+    await using artifact = await spool(catastrophic);
+    // Greps from code wait their turn: 2 run and 8 wait until their 2 s budget runs out.
+    const others = Array.from({ length: 10 }, () =>
+      artifact.grep('(a+)+$', { timeout: 2_000 }).catch((error: unknown) => error),
+    );
+    await vi.waitFor(() => expect(regexWorkerPool.stats.waiting).toBe(8), { timeout: 5_000 });
+    const response = await fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`);
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await response.text()).toContain('busy');
+    const codes = (await Promise.all(others)).map(
+      (error) => SpoolforgeError.isInstance(error) && error.code,
+    );
+    expect(codes.sort()).toEqual([
+      ...Array(8).fill('E_BUSY'),
+      'E_REGEX_TIMEOUT',
+      'E_REGEX_TIMEOUT',
+    ]);
   });
 
   it('refuses a pool that could never run a grep', async () => {

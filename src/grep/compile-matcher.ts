@@ -27,6 +27,11 @@ export interface PatternOptions {
   timeout?: number;
   signal?: AbortSignal;
   /**
+   * What a regex scan does when the regex worker pool's queue is full: wait its turn (the
+   * default: your own code) or fail at once with `E_BUSY` (the model-facing tools).
+   */
+  whenBusy?: 'wait' | 'fail';
+  /**
    * Run a regex on the calling thread (then `timeout` and `signal` do not apply to it): for
    * callers that are a worker thread themselves, which their owner can terminate.
    */
@@ -78,6 +83,7 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.whenBusy ? { whenBusy: options.whenBusy } : {}),
   };
   const regexMatcher = options.inThread
     ? new InThreadRegexLineMatcher(regex)

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import { QueryPool } from '../shared/query-pool.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { type ArtifactRoute, artifactRoute, normalizeBasePath } from './artifact-route.js';
 import { sendHtml, sendJson, sendJsonError, styleNonce } from './http-responses.js';
 import { prefersHtml } from './prefers-html.js';
-import { QueryPool } from './query-pool.js';
 import {
   type ArtifactAuthorizer,
   createRequestGate,
@@ -160,6 +160,7 @@ export function createArtifactHandler(
   const queries = new QueryPool({
     concurrency: options.maxConcurrentQueries ?? 2,
     queueLimit: options.maxQueuedQueries ?? 8,
+    names: { concurrency: 'maxConcurrentQueries', queueLimit: 'maxQueuedQueries' },
   });
 
   async function handle(

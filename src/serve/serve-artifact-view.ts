@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResultLimits } from '../artifact/forge/model-lines.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import type { QueryPool } from '../shared/query-pool.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendHtml } from './http-responses.js';
-import type { QueryPool } from './query-pool.js';
 import { type PageFrame, renderArtifactPage, renderProblemPage } from './viewer-pages.js';
 import { readViewerQuery, runViewerQuery, type ViewerOutcome } from './viewer-query.js';
 
@@ -45,11 +45,12 @@ export async function serveArtifactView(
   // HEAD gets the page's headers without running what may be a scan of gigabytes.
   const runs = request.method !== 'HEAD';
   const release = runs && query.operation === 'grep' ? await queries.acquire(signal) : () => {};
-  if (release === undefined) {
+  const busy = () => {
     response.setHeader('Retry-After', String(retryAfterSeconds));
     const problem = 'The viewer is busy with other searches: try again in a few seconds.';
-    return sendHtml(request, response, 429, renderProblemPage(frame, problem), frame.nonce);
-  }
+    sendHtml(request, response, 429, renderProblemPage(frame, problem), frame.nonce);
+  };
+  if (release === undefined) return busy();
   let outcome: ViewerOutcome = { text: '' };
   try {
     const artifact = await openArtifact(store, record, signal);
@@ -65,6 +66,10 @@ export async function serveArtifactView(
     } finally {
       await artifact.close();
     }
+  } catch (error) {
+    // The regex threads are shared with the model-facing tools, which may hold all of them.
+    if (SpoolforgeError.isInstance(error) && error.code === 'E_BUSY') return busy();
+    throw error;
   } finally {
     release();
   }

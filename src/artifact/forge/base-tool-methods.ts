@@ -116,7 +116,7 @@ const grep: ToolMethodDescriptor<SpooledArtifact, typeof grepArgs> = {
     const { matchCount } = await streamGrep(
       artifact,
       args.pattern,
-      { ...options, timeout: grepTimeout, signal },
+      { ...options, timeout: grepTimeout, signal, whenBusy: 'fail' },
       (line) => {
         // A match deep in a long line (a minified document) is shown with the text around it.
         const long = line.isMatch && !args.invert && line.text.length > text.maxLineChars;
