@@ -21,8 +21,16 @@ export class FileSpoolReader implements SpoolReader {
   /** The open handle's descriptor, for synchronous reads. */
   #descriptor: number | undefined;
 
-  constructor(path: string) {
+  /**
+   * `handle`, when given, is the file already open: read through it (never reopened by `path`,
+   * which then only names it in errors) and closed with the reader.
+   */
+  constructor(path: string, options: { handle?: FileHandle } = {}) {
     this.path = path;
+    if (options.handle) {
+      this.#handle = Promise.resolve(options.handle);
+      this.#descriptor = options.handle.fd;
+    }
   }
 
   async byteLength(): Promise<number> {

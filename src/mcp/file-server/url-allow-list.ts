@@ -1,3 +1,4 @@
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 
 /**
@@ -44,7 +45,7 @@ export class UrlAllowList {
     const allowed = this.prefixes.join(', ') || 'none';
     throw new SpoolforgeError(
       'E_PATH_NOT_ALLOWED',
-      `${JSON.stringify(text)} is not under the URL prefixes this server reads: ${allowed}`,
+      `${JSON.stringify(quoteInput(text))} is not under the URL prefixes this server reads: ${allowed}`,
     );
   }
 }
