@@ -96,7 +96,7 @@ describe('spoolforge mcp serve', () => {
     expect(await runCli(['mcp', 'serve', '--allow-url', 'ftp://example.com/'])).toMatchObject({
       status: 2,
       stderr:
-        'spoolforge: An allowed URL prefix must be an http(s) URL without credentials: "ftp://example.com/"\n',
+        'spoolforge: An allowed URL prefix must be an http(s) URL without credentials or encoded separators: "ftp://example.com/"\n',
     });
     expect(await runCli(['mcp', 'serve', '--root'])).toMatchObject({ status: 2 });
     expect(await runCli(['mcp', 'serve', '--root', root, 'extra'])).toMatchObject({ status: 2 });

@@ -23,8 +23,19 @@ export function fileError(path: string, error: unknown): SpoolforgeError {
     case 'EPERM':
       return new SpoolforgeError('E_IO', `${path}: Permission denied`, { cause: error });
     default:
-      return new SpoolforgeError('E_IO', `${path}: ${(error as Error)?.message ?? String(error)}`, {
-        cause: error,
-      });
+      return new SpoolforgeError('E_IO', `${path}: ${systemMessage(error)}`, { cause: error });
   }
+}
+
+/**
+ * Node's message without the paths it quotes (`ENAMETOOLONG: name too long, open '/var/…'`):
+ * the message names the path already, and a path sent by a model may be very long.
+ */
+function systemMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { path, dest } = error as NodeJS.ErrnoException & { dest?: unknown };
+  let message = error.message;
+  if (typeof dest === 'string') message = message.replace(` -> '${dest}'`, '');
+  if (typeof path === 'string') message = message.replace(` '${path}'`, '');
+  return message;
 }

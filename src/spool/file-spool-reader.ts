@@ -14,6 +14,11 @@ export interface FileSpoolReaderOptions {
    * Default false: the file stays open from the first read until `close()`.
    */
   closeWhenIdle?: boolean;
+  /**
+   * The file already open: read through it, never reopened by `path` (which then only names it
+   * in errors), and closed with the reader. For a file checked by its descriptor.
+   */
+  handle?: FileHandle;
 }
 
 /**
@@ -35,6 +40,7 @@ export class FileSpoolReader implements SpoolReader {
     this.path = path;
     this.#file = new PooledFile(path, {
       pooled: options.closeWhenIdle === true,
+      ...(options.handle ? { handle: options.handle } : {}),
       verify: (stats) => {
         if (stats.isDirectory()) {
           throw fileError(path, Object.assign(new Error('Is a directory'), { code: 'EISDIR' }));

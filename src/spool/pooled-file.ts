@@ -19,6 +19,11 @@ export interface PooledFileOptions {
   mode?: number;
   /** False: held open from the first use until `close()`, outside the pool. Default true. */
   pooled?: boolean;
+  /**
+   * The file already open: used as it is, outside the pool, never reopened by `path` until
+   * `close()` (a file checked by its descriptor stays the file that was checked).
+   */
+  handle?: FileHandle;
   /** Checks the file at every open (throw to refuse it; the handle is closed again). */
   verify?: (stats: Stats) => void;
 }
@@ -51,7 +56,11 @@ export class PooledFile {
 
   constructor(path: string, options: PooledFileOptions = {}) {
     this.path = path;
-    this.#options = options;
+    this.#options = options.handle ? { ...options, pooled: false } : options;
+    if (options.handle) {
+      this.#opening = Promise.resolve(options.handle);
+      this.#descriptor = options.handle.fd;
+    }
   }
 
   /** Runs `work` on the open file (opening it as needed); the pool keeps it open meanwhile. */

@@ -3,7 +3,7 @@
 // (origin and whole path segments), read with Range requests from a real server on 127.0.0.1.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFiles, startServer } from '../../helpers/http-servers.js';
 import { connectFileServer } from './file-server-helpers.js';
@@ -213,6 +213,50 @@ describe('file server URLs', () => {
       `Error (E_PATH_NOT_ALLOWED): "${server.origin}/private.log" is not under the URL prefixes this server reads: ${server.origin}/logs/`,
     );
     expect(server.requests.map((request) => request.url)).not.toContain('/private.log');
+  });
+
+  it('refuses encoded separators and redirects to them: a server that decodes first serves /secret', async () => {
+    const server = await startServer((request, response) => {
+      // Decodes, then normalises: /logs/..%2fsecret is /secret here.
+      const path = posix.normalize(decodeURIComponent(request.url ?? '').replaceAll('\\', '/'));
+      if (path === '/logs/hop') {
+        response.writeHead(302, { location: '/logs/..%2fsecret' }).end();
+      } else if (path === '/logs/signed') {
+        response.writeHead(302, { location: '/secret?X-Amz-Signature=s3cr3t' }).end();
+      } else if (path === '/secret' || path.startsWith('/logs/')) {
+        response.end(path === '/secret' ? 'TOP SECRET\n' : 'log line\n');
+      } else response.writeHead(404).end();
+    });
+    const prefix = `${server.origin}/logs/`;
+    const client = await connectFileServer({ roots: [], allowUrls: [prefix] });
+    const refusal = (url: string) =>
+      `Error (E_PATH_NOT_ALLOWED): ${JSON.stringify(url)} is not under the URL prefixes this server reads: ${prefix}`;
+    for (const tail of [
+      '..%2fsecret',
+      '..%5csecret',
+      '..%2Fsecret',
+      '..%5Csecret',
+      '%2e%2e%2fsecret',
+    ]) {
+      const url = `${prefix}${tail}`;
+      expect(await client.error('file_read', { path: url })).toBe(refusal(url));
+    }
+    expect(server.requests).toEqual([]);
+    // An in-prefix redirect to the same escape is refused before it is followed.
+    expect(await client.error('file_read', { path: `${prefix}hop` })).toBe(
+      refusal(`${prefix}..%2fsecret`),
+    );
+    // One out of the prefix is refused without its query, which may carry a signature.
+    expect(await client.error('file_read', { path: `${prefix}signed` })).toBe(
+      refusal(`${server.origin}/secret`),
+    );
+    expect(server.requests.map((request) => request.url)).toEqual(['/logs/hop', '/logs/signed']);
+    expect(await client.text('file_read', { path: `${prefix}app.log` })).toBe(
+      'lines 1–1 of 1:\n1:log line\n',
+    );
+    await expect(
+      connectFileServer({ roots: [], allowUrls: [`${server.origin}/a%2fb/`] }),
+    ).rejects.toMatchObject({ code: 'E_INVALID_ARGUMENT' });
   });
 
   it('a server without URL prefixes refuses every URL; a bad prefix fails at creation', async () => {

@@ -13,6 +13,7 @@ import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
 import { toJsonSchema } from '../../providers/json-schema.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
 import { artifactTool } from '../../tools/artifact-tool.js';
@@ -23,6 +24,9 @@ import { fileQueryTools, pathArgument } from './file-query-tools.js';
 import { FileTargets } from './file-targets.js';
 import { listDirectory } from './list-directory.js';
 import { UrlAllowList } from './url-allow-list.js';
+
+/** The longest error answer, in characters. */
+const maxErrorChars = 2000;
 
 /**
  * Options for {@link createFileServer}.
@@ -107,10 +111,11 @@ export function createFileServer(options: FileServerOptions): Server {
       new DispatchContext({}),
       { signal: extra.signal },
     );
-    const result: CallToolResult = {
-      content: [{ type: 'text', text: contentText(outcome.content) }],
-    };
-    return outcome.isError ? { ...result, isError: true } : result;
+    const text = contentText(outcome.content);
+    if (!outcome.isError) return { content: [{ type: 'text', text }] } satisfies CallToolResult;
+    // Errors quote what the model sent (a URL under a prefix, in the HTTP reader's messages too):
+    // never at length.
+    return { content: [{ type: 'text', text: quoteInput(text, maxErrorChars) }], isError: true };
   });
   const onclose = server.onclose;
   server.onclose = () => {

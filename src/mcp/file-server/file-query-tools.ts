@@ -4,6 +4,7 @@ import { continueWith, type ResultLimits } from '../../artifact/forge/model-line
 import type { ToolMethodDescriptor } from '../../artifact/forge/tool-method-descriptor.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { type ArtifactTool, artifactTool } from '../../tools/artifact-tool.js';
 import type { FileTargets } from './file-targets.js';
@@ -104,7 +105,7 @@ export function fileQueryTool(
           const offered = kind.toolMethods.map((each) => fileToolName(each.name));
           throw new SpoolforgeError(
             'E_INVALID_TOOL_ARGS',
-            `${name} does not query ${path}: it is ${kind.name} (by its first 64 KiB); query it with ${offered.join(', ')}`,
+            `${name} does not query ${quoteInput(path)}: it is ${kind.name} (by its first 64 KiB); query it with ${offered.join(', ')}`,
           );
         }
         const args = renameKeys(input, restoredArguments);

@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-import { fileError } from '../../spool/file-errors.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
 import { allowedRedirectsFetch } from './allowed-redirects-fetch.js';
 import type { ConfinedPaths } from './confined-paths.js';
@@ -57,7 +56,8 @@ export class FileTargets {
 
   /**
    * Runs `use` on the file or URL `path` names. A path outside the roots or a URL under no
-   * prefix is `E_PATH_NOT_ALLOWED`; a directory or a device is `E_NOT_A_FILE`.
+   * prefix is `E_PATH_NOT_ALLOWED`; a directory, a FIFO, a device or a socket is `E_NOT_A_FILE`.
+   * A file is read only through the descriptor its check opened.
    */
   async use<T>(
     path: string,
@@ -68,19 +68,33 @@ export class FileTargets {
       const url = this.urls.check(path);
       return this.#opened.use(url, 'url', () => openUrl(url, this.#kinds, this.#http), use);
     }
-    const real = await this.paths.resolve(path);
-    const stats = await stat(real).catch((error: unknown) => {
-      throw fileError(path, error);
-    });
-    if (stats.isDirectory()) {
-      throw new SpoolforgeError('E_NOT_A_FILE', `${path}: Is a directory (file_list lists it)`);
+    const file = await this.paths.open(path);
+    let adopted = false;
+    try {
+      const { stats } = file;
+      if (stats.isDirectory()) {
+        throw new SpoolforgeError(
+          'E_NOT_A_FILE',
+          `${quoteInput(path)}: Is a directory (file_list lists it)`,
+        );
+      }
+      if (!stats.isFile()) {
+        throw new SpoolforgeError(
+          'E_NOT_A_FILE',
+          `${quoteInput(path)}: Not a regular file (a FIFO, a device or a socket)`,
+        );
+      }
+      // Another inode, size or time means another version: reopened (a grown log resumes its
+      // index). The same inode kept open is the same file, so its descriptor serves as well.
+      const version = [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs].join(':');
+      const open = (previous: OpenedTarget | undefined) => {
+        adopted = true;
+        return openFile(file, this.#kinds, { previous, signal });
+      };
+      return await this.#opened.use(file.real, version, open, use);
+    } finally {
+      if (!adopted) await file.handle.close();
     }
-    if (!stats.isFile()) throw new SpoolforgeError('E_NOT_A_FILE', `${path}: Not a regular file`);
-    // Another inode, size or time means another version: reopened (a grown log resumes its index).
-    const version = [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs].join(':');
-    const open = (previous: OpenedTarget | undefined) =>
-      openFile(real, stats, this.#kinds, { previous, signal });
-    return this.#opened.use(real, version, open, use);
   }
 
   /** Closes every file and URL kept open. */

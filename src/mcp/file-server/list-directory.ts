@@ -1,11 +1,12 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultResultLimits, type ResultLimits } from '../../artifact/forge/model-lines.js';
 import { formatBytes } from '../../shared/format-bytes.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.js';
 import { fileError } from '../../spool/file-errors.js';
-import type { ConfinedPaths } from './confined-paths.js';
+import type { ConfinedFile, ConfinedPaths } from './confined-paths.js';
 import { isUrl } from './file-targets.js';
 import type { UrlAllowList } from './url-allow-list.js';
 
@@ -31,7 +32,7 @@ export async function listDirectory(options: {
   limits: ResultLimits;
   signal: AbortSignal;
 }): Promise<string> {
-  const { paths, urls, path, signal } = options;
+  const { paths, urls, path } = options;
   if (path == null) {
     const rows = [
       `Roots (paths are absolute or relative to the first): ${paths.roots.map((root) => `${root}/`).join(', ') || 'none'}`,
@@ -40,17 +41,40 @@ export async function listDirectory(options: {
     return rows.join('\n');
   }
   if (isUrl(path)) {
-    throw new SpoolforgeError('E_INVALID_TOOL_ARGS', `${path}: a URL has no entries to list`);
+    throw new SpoolforgeError(
+      'E_INVALID_TOOL_ARGS',
+      `${quoteInput(path)}: a URL has no entries to list`,
+    );
   }
-  const real = await paths.resolve(path);
-  const entries = await readdir(real, { withFileTypes: true }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+  const directory = await paths.open(path, { directory: true }).catch((error: unknown) => {
+    if (
+      SpoolforgeError.isInstance(error) &&
+      (error.cause as NodeJS.ErrnoException)?.code === 'ENOTDIR'
+    ) {
       throw new SpoolforgeError(
         'E_INVALID_TOOL_ARGS',
-        `${path} is a file, not a directory: file_stat describes it`,
+        `${quoteInput(path)} is not a directory: file_stat describes it`,
       );
     }
-    throw fileError(path, error);
+    throw error;
+  });
+  try {
+    return await listEntries(paths, directory, { ...options, path });
+  } finally {
+    await directory.handle.close();
+  }
+}
+
+/** The rows of an open directory, read through its descriptor. */
+async function listEntries(
+  paths: ConfinedPaths,
+  directory: ConfinedFile,
+  options: { path: string; limits: ResultLimits; signal: AbortSignal },
+): Promise<string> {
+  const { real, reopen } = directory;
+  const { signal } = options;
+  const entries = await readdir(reopen, { withFileTypes: true }).catch((error: unknown) => {
+    throw fileError(quoteInput(options.path), error);
   });
   entries.sort((first, second) =>
     first.name < second.name ? -1 : first.name > second.name ? 1 : 0,
@@ -62,7 +86,7 @@ export async function listDirectory(options: {
   let bytes = Buffer.byteLength(header);
   for (const entry of entries) {
     throwIfAborted(signal);
-    const row = await describeEntry(paths, real, entry);
+    const row = await describeEntry(paths, directory, entry.name);
     bytes += Buffer.byteLength(row) + 1;
     if (bytes > budget) {
       const left = entries.length - (rows.length - 1);
@@ -76,31 +100,30 @@ export async function listDirectory(options: {
 
 async function describeEntry(
   paths: ConfinedPaths,
-  directory: string,
-  entry: Dirent,
+  directory: ConfinedFile,
+  name: string,
 ): Promise<string> {
-  const path = join(directory, entry.name);
-  if (entry.isSymbolicLink()) {
-    // Followed only inside the roots: a link out says so, and nothing of what it points at.
-    const target = await paths
-      .resolve(path)
-      .catch((error: unknown) =>
-        SpoolforgeError.isInstance(error) && error.code === 'E_PATH_NOT_ALLOWED'
-          ? 'outside'
-          : 'broken',
-      );
-    if (target === 'outside' || target === 'broken') {
-      return `${entry.name} -> (${target === 'outside' ? 'outside the roots' : 'broken link'})`;
-    }
-    return `${entry.name} -> ${target}${await describeStats(target)}`;
+  // Through the open directory and not followed: an entry swapped for a link is seen as one.
+  const stats = await lstat(join(directory.reopen, name)).catch(() => undefined);
+  if (!stats?.isSymbolicLink()) return `${name}${describeStats(stats)}`;
+  // Followed only inside the roots, and described by what was opened: a link out says so, and
+  // nothing of what it points at.
+  const target = await paths
+    .open(join(directory.real, name))
+    .catch((error: unknown) =>
+      SpoolforgeError.isInstance(error) && error.code === 'E_PATH_NOT_ALLOWED'
+        ? 'outside'
+        : 'broken',
+    );
+  if (target === 'outside' || target === 'broken') {
+    return `${name} -> (${target === 'outside' ? 'outside the roots' : 'broken link'})`;
   }
-  if (entry.isDirectory()) return `${entry.name}/`;
-  return `${entry.name}${await describeStats(path)}`;
+  await target.handle.close();
+  return `${name} -> ${target.real}${describeStats(target.stats)}`;
 }
 
 /** `/` for a directory, size and time for a file, the type of anything else. */
-async function describeStats(path: string): Promise<string> {
-  const stats = await stat(path).catch(() => undefined);
+function describeStats(stats: Stats | undefined): string {
   if (!stats) return '  (unreadable)';
   if (stats.isDirectory()) return '/';
   if (!stats.isFile()) return '  (not a regular file)';

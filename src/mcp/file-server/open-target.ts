@@ -16,6 +16,7 @@ import { buildLineIndexInParallel } from '../../spool/parallel-line-index.js';
 import { runsInParallel } from '../../spool/parallel-threshold.js';
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
+import type { ConfinedFile } from './confined-paths.js';
 
 /**
  * A file or URL opened for queries: the artifact of its kind, and for a file the stats it was
@@ -30,7 +31,8 @@ export interface OpenedTarget {
 }
 
 /**
- * Opens a regular file in place as the artifact of its kind (sniffed from its first 64 KiB).
+ * Opens a regular file, already open and checked under a root, as the artifact of its kind
+ * (sniffed from its first 64 KiB); the artifact reads through that descriptor and closes it.
  * From 16 MiB on, the line index is loaded from the CLI's cache (built on worker threads for a
  * huge file, else in one pass, then saved), so a 4 GiB log is scanned once, not by every
  * server or call; `previous` (the same file, opened before it grew) lets a grown file's index
@@ -38,21 +40,21 @@ export interface OpenedTarget {
  *
  * @example
  * ```ts
- * const opened = await openFile('/var/log/big.log', await stat('/var/log/big.log'), defaultArtifactKinds, {});
+ * const opened = await openFile(await paths.open('big.log'), defaultArtifactKinds, {});
  * ```
  */
 export async function openFile(
-  path: string,
-  stats: Stats,
+  file: ConfinedFile,
   kinds: ArtifactKinds,
   options: { previous?: OpenedTarget | undefined; signal?: AbortSignal | undefined },
 ): Promise<OpenedTarget> {
-  const reader = new FileSpoolReader(path);
+  const { real: path, stats } = file;
+  const reader = new FileSpoolReader(path, { handle: file.handle });
   try {
     const kind = await sniffKind(reader, stats.size, kinds);
     if (stats.size < minimumCachedFileBytes)
       return { artifact: artifactOf(reader, kind), kind, stats };
-    const index = await fileLineIndex(reader, { path, stats }, options);
+    const index = await fileLineIndex(reader, { path, stats, reopen: file.reopen }, options);
     return { artifact: artifactOf(reader, kind, index), kind, stats, index };
   } catch (error) {
     await reader.close();
@@ -100,7 +102,7 @@ function artifactOf(reader: SpoolReader, kind: ArtifactKind, lineIndex?: LineInd
  */
 async function fileLineIndex(
   reader: SpoolReader,
-  file: { path: string; stats: Stats },
+  file: { path: string; stats: Stats; reopen: string },
   options: { previous?: OpenedTarget | undefined; signal?: AbortSignal | undefined },
 ): Promise<LineIndex> {
   const { signal } = options;
@@ -115,7 +117,8 @@ async function fileLineIndex(
   let index = (await loadLineIndex(file)) ?? grown;
   let added = 0;
   if (!index && runsInParallel(file, 'index')) {
-    index = await buildLineIndexInParallel(file.path, signal ? { signal } : {});
+    // Worker threads open the descriptor's file, not the path: it may lead elsewhere now.
+    index = await buildLineIndexInParallel(file.reopen, signal ? { signal } : {});
     added = index.byteLength;
   }
   index ??= new LineIndex();

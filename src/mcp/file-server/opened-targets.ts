@@ -19,10 +19,10 @@ interface Entry {
  * @example
  * ```ts
  * const opened = new OpenedTargets(8);
- * const stats = await stat(path);
- * const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
- * const open = (previous?: OpenedTarget) => openFile(path, stats, defaultArtifactKinds, { previous });
- * await opened.use(path, version, open, async ({ artifact }) => artifact.lineCount());
+ * const file = await paths.open('build.log');
+ * const version = `${file.stats.ino}:${file.stats.size}:${file.stats.mtimeMs}`;
+ * const open = (previous?: OpenedTarget) => openFile(file, defaultArtifactKinds, { previous });
+ * await opened.use(file.real, version, open, async ({ artifact }) => artifact.lineCount());
  * ```
  */
 export class OpenedTargets {

@@ -1,11 +1,14 @@
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 
 /**
  * The http(s) URL prefixes a file server may read. A URL is compared parsed, not as a string:
  * the same scheme, host and port as a prefix (so `https://logs.example.com.evil` is not under
  * `https://logs.example.com`), and its normalised path (`..` and `%2e%2e` resolved) equal to the
- * prefix's path or under it by whole segments (`/logs` allows `/logs/a.log`, not `/logs-old`).
- * A URL carrying a user name or password is refused.
+ * prefix's path or under it by whole segments (`/logs` allows `/logs/a.log`, not `/logs-old`),
+ * compared decoded. A path with an encoded separator (`%2f`, `%5c`) or a segment that decodes to
+ * a dot segment is refused: a server that decodes before it normalises would read
+ * `/logs/..%2fsecret` as `/secret`. A URL carrying a user name or password is refused.
  *
  * @example
  * ```ts
@@ -20,10 +23,10 @@ export class UrlAllowList {
   constructor(prefixes: readonly string[]) {
     this.#prefixes = prefixes.map((prefix) => {
       const url = URL.canParse(prefix) ? new URL(prefix) : undefined;
-      if (!url || !isHttp(url) || url.username || url.password) {
+      if (!url || !isHttp(url) || url.username || url.password || !decodedPath(url)) {
         throw new SpoolforgeError(
           'E_INVALID_ARGUMENT',
-          `An allowed URL prefix must be an http(s) URL without credentials: ${JSON.stringify(prefix)}`,
+          `An allowed URL prefix must be an http(s) URL without credentials or encoded separators: ${JSON.stringify(prefix)}`,
         );
       }
       return url;
@@ -44,7 +47,7 @@ export class UrlAllowList {
     const allowed = this.prefixes.join(', ') || 'none';
     throw new SpoolforgeError(
       'E_PATH_NOT_ALLOWED',
-      `${JSON.stringify(text)} is not under the URL prefixes this server reads: ${allowed}`,
+      `${JSON.stringify(quoteInput(text))} is not under the URL prefixes this server reads: ${allowed}`,
     );
   }
 }
@@ -55,6 +58,27 @@ function isHttp(url: URL): boolean {
 
 function isUnder(url: URL, prefix: URL): boolean {
   if (url.origin !== prefix.origin) return false;
-  const path = prefix.pathname;
-  return url.pathname === path || url.pathname.startsWith(path.endsWith('/') ? path : `${path}/`);
+  const path = decodedPath(url);
+  const under = decodedPath(prefix);
+  if (path === undefined || under === undefined) return false;
+  return path === under || path.startsWith(under.endsWith('/') ? under : `${under}/`);
+}
+
+/**
+ * The URL's path decoded, segment by segment; none when a segment decodes to a separator or a
+ * dot segment (which a server decoding first would act on), or is not valid percent-encoding.
+ */
+function decodedPath(url: URL): string | undefined {
+  const segments: string[] = [];
+  for (const segment of url.pathname.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return undefined;
+    }
+    if (/[/\\]/.test(decoded) || decoded === '.' || decoded === '..') return undefined;
+    segments.push(decoded);
+  }
+  return segments.join('/');
 }
