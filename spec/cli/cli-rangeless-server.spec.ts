@@ -4,6 +4,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../helpers/http-servers.js';
 import { cliPath, hasGnu, runCli, runCommand } from '../helpers/run-cli.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
@@ -127,4 +128,27 @@ describe.skipIf(!hasPython)('CLI on a server that ignores Range (python3 -m http
       expect(peakKiB).toBeLessThan(128 * 1024);
     },
   );
+});
+
+describe('CLI streaming a URL whose server ignores Range', () => {
+  it('fails on a body cut off or stalled mid-way, which it cannot resume', async () => {
+    for (const [stop, why] of [
+      ['cut', /[^)]+/],
+      ['stall', /no data for 500 ms/],
+    ] as const) {
+      const server = await startServer((_request, response) => {
+        response.writeHead(200, { 'content-length': String(8 * 1024 * 1024) });
+        response.write(Buffer.alloc(2 * 1024 * 1024, 'a\n'));
+        if (stop === 'cut') setTimeout(() => response.destroy(), 100);
+      });
+      const url = `${server.origin}/app.log`;
+      const result = await runCli(['count', '--timeout', '0.5', '--retries', '0', url]);
+      expect(result.status, stop).toBe(2);
+      expect(result.stderr, stop).toMatch(
+        new RegExp(
+          `^spoolforge: ${url}: the body stopped mid-way \\(${why.source}\\), and the server ignores Range requests to resume it\\n$`,
+        ),
+      );
+    }
+  });
 });
