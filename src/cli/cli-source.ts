@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { fs } from '../shared/node-fs.js';
+import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
 import type { HttpSpoolReaderOptions } from '../spool/http/http-spool-reader-options.js';
@@ -10,7 +11,7 @@ import type { SpoolReader } from '../spool/spool-reader.js';
 
 /**
  * A CLI SOURCE opened for reading: a regular file is read in place with positioned reads, an
- * http(s) URL with Range requests; standard input (`-`), a pipe or a device is a stream.
+ * http(s) URL with Range requests (or, from a server that ignores them, as one stream); standard input (`-`), a pipe or a device is a stream.
  *
  * @example
  * ```ts
@@ -51,7 +52,14 @@ export async function openSource(
     // Range requests: head, tail and lines read a block or two; grep and count stream it.
     const { HttpSpoolReader } = await import('../spool/http/http-spool-reader.js');
     const reader = new HttpSpoolReader(operand, http);
-    return readerSource(reader, await reader.byteLength(), undefined);
+    try {
+      return readerSource(reader, await reader.byteLength(), undefined);
+    } catch (error) {
+      await reader.close();
+      if (!SpoolforgeError.isInstance(error) || error.code !== 'E_REMOTE_RANGE_UNSUPPORTED')
+        throw error;
+      return rangelessSource(operand, http);
+    }
   }
   const stats = await stat(operand).catch((error: unknown) => {
     throw fileError(operand, error);
@@ -68,6 +76,31 @@ function readerSource(reader: SpoolReader, size: number, file: CliSource['file']
     chunks: (options) => readerChunks(reader, options),
     reader: async () => reader,
     close: async () => reader.close?.(),
+  };
+}
+
+/**
+ * A URL whose server ignores Range (`python3 -m http.server`): one plain GET streamed from the
+ * start, enough for grep, count, head and lines; what must seek (to the end) is refused with the
+ * way around it.
+ */
+async function rangelessSource(
+  url: string,
+  http: Pick<HttpSpoolReaderOptions, 'timeout' | 'retries'>,
+): Promise<CliSource> {
+  const { httpBodyStream } = await import('../spool/http/http-body-stream.js');
+  const { redactUrl } = await import('../spool/http/redact-url.js');
+  return {
+    size: undefined,
+    file: undefined,
+    chunks: () => httpBodyStream(url, http),
+    reader: async () => {
+      throw new SpoolforgeError(
+        'E_REMOTE_RANGE_UNSUPPORTED',
+        `${redactUrl(url)}: the server ignores Range requests, so it is read in one pass from the start (grep, count, head, lines, tail -n +N); for tail, pipe it: curl -s URL | spoolforge tail -`,
+      );
+    },
+    close: async () => undefined,
   };
 }
 

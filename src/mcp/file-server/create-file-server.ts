@@ -12,13 +12,13 @@ import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
-import { toJsonSchema } from '../../providers/json-schema.js';
 import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
 import { artifactTool } from '../../tools/artifact-tool.js';
 import { DispatchContext } from '../../tools/dispatch-context.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
+import { mcpInputSchema } from '../mcp-input-schema.js';
 import { ConfinedPaths } from './confined-paths.js';
 import { fileQueryTools, pathArgument } from './file-query-tools.js';
 import { FileTargets } from './file-targets.js';
@@ -96,7 +96,7 @@ export function createFileServer(options: FileServerOptions): Server {
   const definitions: McpTool[] = tools.list().map((tool) => ({
     name: tool.name,
     description: tool.description,
-    inputSchema: toJsonSchema(tool.inputSchema) as McpTool['inputSchema'],
+    inputSchema: mcpInputSchema(tool.inputSchema),
   }));
   const server = new Server(
     { name: 'spoolforge', version: options.version ?? '0.0.0' },

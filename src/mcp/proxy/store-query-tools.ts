@@ -8,7 +8,6 @@ import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
-import { toJsonSchema } from '../../providers/json-schema.js';
 import { formatBytes } from '../../shared/format-bytes.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
@@ -17,6 +16,7 @@ import { artifactTool } from '../../tools/artifact-tool.js';
 import { DispatchContext } from '../../tools/dispatch-context.js';
 import type { Tool } from '../../tools/tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
+import { mcpInputSchema } from '../mcp-input-schema.js';
 import { OpenArtifacts } from './open-artifacts.js';
 
 /** Options for {@link StoreQueryTools}. */
@@ -66,7 +66,7 @@ export class StoreQueryTools {
     this.definitions = tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: toJsonSchema(tool.inputSchema) as McpTool['inputSchema'],
+      inputSchema: mcpInputSchema(tool.inputSchema),
     }));
   }
 

@@ -134,6 +134,22 @@ export async function fetchRangeBytes(
   return target;
 }
 
+/**
+ * A plain GET of the whole object (no Range), retried until its headers come with a 200; the
+ * body is left for the caller to read, with `signal` still aborting it.
+ */
+export function requestWholeBody(client: RangeClient, signal: AbortSignal): Promise<RangeResponse> {
+  const headers = new Map(client.headers);
+  headers.set('accept-encoding', 'identity');
+  return withRetries(client.label, client.policy, signal, () =>
+    attempt(client, headers, signal, async (response) => {
+      if (response.status === 200) return response;
+      await discard(response);
+      throw statusFailure(client.label, response);
+    }),
+  );
+}
+
 type ResponseHandler<T> = (response: RangeResponse, touch: () => void) => Promise<T>;
 
 /**

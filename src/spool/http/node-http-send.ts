@@ -132,6 +132,7 @@ function replyOf(label: string, message: IncomingMessage): RangeResponse {
     statusText: message.statusMessage ?? '',
     headers: { get: (name) => distinct[name.toLowerCase()]?.join(', ') ?? null },
     pump: (onChunk) => pump(message, onChunk),
+    chunks: () => message,
     cancel: async () => {
       message.destroy();
     },

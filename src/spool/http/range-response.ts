@@ -14,6 +14,11 @@ export interface RangeResponse {
    * one that throws cancels it and rejects with its error; a body cut off mid-way rejects.
    */
   pump(onChunk: (chunk: Uint8Array) => boolean): Promise<void>;
+  /**
+   * The body pulled chunk by chunk, the socket paused while the reader is busy: for a body read
+   * whole as a stream, whose size bounds no buffer. Leaving the loop early cancels the rest.
+   */
+  chunks(): AsyncIterable<Uint8Array>;
   /** Drops the body unread, so the connection closes instead of downloading it. */
   cancel(): Promise<void>;
 }
@@ -48,6 +53,7 @@ export function fetchSend(fetchImplementation: typeof globalThis.fetch): RangeSe
           if (!onChunk(chunk)) return;
         }
       },
+      chunks: () => (body ?? []) as AsyncIterable<Uint8Array>,
       cancel: async () => {
         await body?.cancel().catch(() => undefined);
       },
