@@ -7,28 +7,21 @@ const gatherUpTo = 0.5;
 
 /**
  * Runs a regex only on the lines that contain the literals every match must contain: `prefilter`
- * (a byte search for one of them) finds the candidate lines, those lacking any of `alsoRequired`
- * are dropped, and the rest are gathered into one block for `regex`; its answers are mapped
- * back to the original offsets.
+ * (byte searches for them) finds the candidate lines, which are gathered into one block for
+ * `regex`; its answers are mapped back to the original offsets.
  *
  * @example
  * ```ts
- * const matcher = new PrefilteredLineMatcher(new BytesLineMatcher(Buffer.from('timeout')), regexMatcher, [Buffer.from('ERROR ')]);
+ * const matcher = new PrefilteredLineMatcher(new BytesLineMatcher(Buffer.from('timeout')), regexMatcher);
  * ```
  */
 export class PrefilteredLineMatcher implements LineMatcher {
   readonly #prefilter: LineMatcher;
   readonly #regex: LineMatcher;
-  readonly #alsoRequired: readonly Uint8Array[];
 
-  constructor(
-    prefilter: LineMatcher,
-    regex: LineMatcher,
-    alsoRequired: readonly Uint8Array[] = [],
-  ) {
+  constructor(prefilter: LineMatcher, regex: LineMatcher) {
     this.#prefilter = prefilter;
     this.#regex = regex;
-    this.#alsoRequired = alsoRequired;
   }
 
   matchingLines(block: Uint8Array): ArrayLike<number> | Promise<ArrayLike<number>> {
@@ -39,7 +32,7 @@ export class PrefilteredLineMatcher implements LineMatcher {
       : this.#test(block, found);
   }
 
-  /** Runs the regex on the candidate lines `found` that hold every required literal. */
+  /** Runs the regex on the candidate lines `found`. */
   #test(
     block: Uint8Array,
     found: ArrayLike<number>,
@@ -51,7 +44,6 @@ export class PrefilteredLineMatcher implements LineMatcher {
       const start = found[index] as number;
       const newlineAt = buffer.indexOf(newline, start);
       const end = newlineAt === -1 ? buffer.length : newlineAt + 1;
-      if (!this.#hasAll(buffer, start, end)) continue;
       candidates.push(start);
       ends.push(end);
     }
@@ -80,13 +72,6 @@ export class PrefilteredLineMatcher implements LineMatcher {
       return original;
     };
     return isPromise(matched) ? matched.then(mapBack) : mapBack(matched);
-  }
-
-  #hasAll(buffer: Buffer, start: number, end: number): boolean {
-    if (this.#alsoRequired.length === 0) return true;
-    // Searched within the line only: a missing literal must not cost a scan of the block.
-    const line = buffer.subarray(start, end);
-    return this.#alsoRequired.every((literal) => line.indexOf(literal) !== -1);
   }
 
   async dispose(): Promise<void> {

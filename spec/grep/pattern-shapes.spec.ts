@@ -1,0 +1,102 @@
+import { compileMatcher } from 'spoolforge/engine';
+import { describe, expect, it } from 'vitest';
+import { rarestLiteral } from '../../src/grep/rarest-literal.js';
+import { topLevelAlternatives } from '../../src/grep/required-literal.js';
+import { randomText, seededRandom } from '../helpers/seeded-random.js';
+
+/** What grep selects: each line (without its `\n`) tested on its own. */
+function eachLine(regex: RegExp, bytes: Buffer): number[] {
+  const starts: number[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const newlineAt = bytes.indexOf(0x0a, start);
+    const end = newlineAt === -1 ? bytes.length : newlineAt;
+    if (regex.test(bytes.toString('utf8', start, end))) starts.push(start);
+    start = end + 1;
+  }
+  return starts;
+}
+
+describe('topLevelAlternatives', () => {
+  it.each([
+    ['ERROR|FATAL', ['ERROR', 'FATAL']],
+    ['a|b(c|d)|[|]|\\|', ['a', 'b(c|d)', '[|]', '\\|']],
+    ['a|', ['a', '']],
+    ['(a|b', undefined],
+  ])('%j', (source, expected) => {
+    expect(topLevelAlternatives(source)).toEqual(expected);
+  });
+});
+
+describe('rarestLiteral', () => {
+  it('counts the literals in the block rather than ranking their bytes', () => {
+    const block = Buffer.from('1 ERROR x\n2 ERROR y\n3 checksum ERROR\n');
+    expect(rarestLiteral([Buffer.from('ERROR'), Buffer.from('checksum')], block)).toBe(1);
+    expect(rarestLiteral([Buffer.from('checksum'), Buffer.from('ERROR')], block)).toBe(0);
+  });
+});
+
+describe('patterns compiled to byte searches', () => {
+  it.each([
+    ['ab|ba', {}, 'AnyLiteralLineMatcher'],
+    ['ab\nba', {}, 'AnyLiteralLineMatcher'],
+    ['ab|BA', { ignoreCase: true }, 'AnyLiteralLineMatcher'],
+    ['^ab a', {}, 'AnchoredLiteralLineMatcher'],
+    ['b a$', {}, 'AnchoredLiteralLineMatcher'],
+    ['b.*aab', {}, 'LiteralSequenceLineMatcher'],
+    ['aab+a|bab[ab]b', {}, 'PrefilteredLineMatcher'],
+    ['aab+a\\d*bba', {}, 'PrefilteredLineMatcher'],
+  ])('%j %j is a %s', async (pattern, options, kind) => {
+    const matcher = compileMatcher(pattern, { ...options, inThread: true });
+    expect(matcher.constructor.name).toBe(kind);
+    await matcher.dispose();
+  });
+
+  it('selects exactly the lines the regex selects, on random text', async () => {
+    const next = seededRandom(7);
+    const cases: [string, { ignoreCase?: boolean; fixed?: boolean }][] = [
+      ['ab|ba', {}],
+      ['aa|a', {}],
+      ['ab|', {}],
+      ['ab|ba', { ignoreCase: true }],
+      ['aB|b a|AAB', { ignoreCase: true }],
+      ['ab\nbb', {}],
+      ['a|b', { fixed: true }],
+      ['^ab', {}],
+      ['^a', {}],
+      ['^a b', {}],
+      ['b$', {}],
+      ['ab a$', {}],
+      ['\r$', {}],
+      ['b.*aab', {}],
+      ['aab.*b', {}],
+      ['ab+a|b[ab]b', {}],
+      ['aab+a|bab[ab]b', {}],
+      ['aab+a|bab[ab]b', { ignoreCase: true }],
+      ['aab+a\\d*bba', {}],
+      ['bba.*a(a|b)aab', {}],
+    ];
+    for (let round = 0; round < 30; round++) {
+      const text = randomText(next, 'aabbAB \r\n\n', Math.floor(next() * 4000));
+      // Half the blocks end without a newline, as the last block of a file may.
+      const block = Buffer.from(next() < 0.5 ? text : `${text}\n`);
+      for (const [pattern, options] of cases) {
+        const source = options.fixed ? pattern.replace(/[|]/g, '\\|') : pattern;
+        const regex = new RegExp(
+          source
+            .split('\n')
+            .map((alternative) => `(?:${alternative})`)
+            .join('|'),
+          options.ignoreCase ? 'si' : 's',
+        );
+        const matcher = compileMatcher(pattern, { ...options, inThread: true });
+        const expected = eachLine(regex, block);
+        const label = `${JSON.stringify(pattern)} ${JSON.stringify(options)} round ${round}`;
+        expect(Array.from(await matcher.matchingLines(block)), label).toEqual(expected);
+        if (matcher.countMatchingLines) {
+          expect(matcher.countMatchingLines(block), label).toBe(expected.length);
+        }
+        await matcher.dispose();
+      }
+    }
+  });
+});
