@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lineLocalRegex } from '../../src/grep/line-local-regex.js';
 import { regexMatchingLines } from '../../src/grep/regex-lines.js';
+import { referenceMatchingLines } from '../helpers/reference-lines.js';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
-
-/** What grep selects: each line (without its `\n`) tested on its own. */
-function eachLine(regex: RegExp, bytes: Buffer): number[] {
-  const starts: number[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    const newlineAt = bytes.indexOf(0x0a, start);
-    const end = newlineAt === -1 ? bytes.length : newlineAt;
-    if (regex.test(bytes.toString('utf8', start, end))) starts.push(start);
-    start = end + 1;
-  }
-  return starts;
-}
 
 const patterns = [
   'ab',
@@ -83,7 +72,7 @@ describe('lineLocalRegex', () => {
           const regex = new RegExp(source, flags);
           expect(lineLocalRegex(regex), source).toBeDefined();
           expect(regexMatchingLines(regex, bytes), `${source} /${flags} round ${round}`).toEqual(
-            eachLine(regex, bytes),
+            referenceMatchingLines(regex, bytes),
           );
         }
       }

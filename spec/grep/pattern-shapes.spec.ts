@@ -2,19 +2,8 @@ import { compileMatcher } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { rarestLiteral } from '../../src/grep/rarest-literal.js';
 import { topLevelAlternatives } from '../../src/grep/required-literal.js';
+import { referenceMatchingLines } from '../helpers/reference-lines.js';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
-
-/** What grep selects: each line (without its `\n`) tested on its own. */
-function eachLine(regex: RegExp, bytes: Buffer): number[] {
-  const starts: number[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    const newlineAt = bytes.indexOf(0x0a, start);
-    const end = newlineAt === -1 ? bytes.length : newlineAt;
-    if (regex.test(bytes.toString('utf8', start, end))) starts.push(start);
-    start = end + 1;
-  }
-  return starts;
-}
 
 describe('topLevelAlternatives', () => {
   it.each([
@@ -89,7 +78,7 @@ describe('patterns compiled to byte searches', () => {
           options.ignoreCase ? 'si' : 's',
         );
         const matcher = compileMatcher(pattern, { ...options, inThread: true });
-        const expected = eachLine(regex, block);
+        const expected = referenceMatchingLines(regex, block);
         const label = `${JSON.stringify(pattern)} ${JSON.stringify(options)} round ${round}`;
         expect(Array.from(await matcher.matchingLines(block)), label).toEqual(expected);
         if (matcher.countMatchingLines) {
