@@ -88,4 +88,22 @@ describe('patterns compiled to byte searches', () => {
       }
     }
   });
+
+  it('gives the regex whole blocks while candidates are dense, and prefilters again after', async () => {
+    const next = seededRandom(11);
+    const matcher = compileMatcher('status=5\\d\\d ', { inThread: true });
+    // Blocks of 40 lines: mostly sparse (one candidate in 2 KiB or less), some dense runs.
+    for (let index = 0; index < 60; index++) {
+      const dense = index % 20 >= 3 && index % 20 < 6;
+      const lines: string[] = [];
+      for (let line = 0; line < 40; line++) {
+        const status = dense || next() < 0.02 ? `status=5${next() < 0.5 ? '0x' : '03'}` : 'ok';
+        lines.push(`${'x'.repeat(Math.floor(next() * 200))} ${status} y`);
+      }
+      const block = Buffer.from(`${lines.join('\n')}\n`);
+      const expected = referenceMatchingLines(/status=5\d\d /s, block);
+      expect(Array.from(await matcher.matchingLines(block)), `block ${index}`).toEqual(expected);
+    }
+    await matcher.dispose();
+  });
 });

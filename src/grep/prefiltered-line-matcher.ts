@@ -4,6 +4,15 @@ import type { LineMatcher } from './line-matcher.js';
 
 /** Past this share of the block, candidates are not worth gathering: the regex sees it all. */
 const gatherUpTo = 0.5;
+/**
+ * Past one candidate line in this many bytes, the regex is cheaper over the whole block: a
+ * candidate costs about a microsecond (its line found, copied, decoded and mapped back), a
+ * regex scanning a block a few nanoseconds a byte (`status=5[0-9][0-9]` on a service log,
+ * one candidate in 350 bytes: 366 ms prefiltered against 177 ms whole, per 64 MiB).
+ */
+const denseBytesPerCandidate = 1024;
+/** Blocks given whole to the regex after a dense one, before the prefilter is tried again. */
+const denseRun = 16;
 
 /**
  * Runs a regex only on the lines that contain the literals every match must contain: `prefilter`
@@ -18,6 +27,8 @@ const gatherUpTo = 0.5;
 export class PrefilteredLineMatcher implements LineMatcher {
   readonly #prefilter: LineMatcher;
   readonly #regex: LineMatcher;
+  /** Blocks still to give the regex whole, since the last dense block. */
+  #wholeBlocks = 0;
 
   constructor(prefilter: LineMatcher, regex: LineMatcher) {
     this.#prefilter = prefilter;
@@ -25,6 +36,10 @@ export class PrefilteredLineMatcher implements LineMatcher {
   }
 
   matchingLines(block: Uint8Array): ArrayLike<number> | Promise<ArrayLike<number>> {
+    if (this.#wholeBlocks > 0) {
+      this.#wholeBlocks--;
+      return this.#regex.matchingLines(block);
+    }
     // Gathered at once when the prefilter answers at once: the block may be recycled later.
     const found = this.#prefilter.matchingLines(block);
     return isPromise(found)
@@ -37,6 +52,10 @@ export class PrefilteredLineMatcher implements LineMatcher {
     block: Uint8Array,
     found: ArrayLike<number>,
   ): ArrayLike<number> | Promise<ArrayLike<number>> {
+    if (found.length * denseBytesPerCandidate > block.length) {
+      this.#wholeBlocks = denseRun;
+      return this.#regex.matchingLines(block);
+    }
     const buffer = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
     const candidates: number[] = [];
     const ends: number[] = [];
