@@ -34,6 +34,7 @@ describe('patterns compiled to byte searches', () => {
     ['b.*aab', {}, 'LiteralSequenceLineMatcher'],
     ['aab+a|bab[ab]b', {}, 'PrefilteredLineMatcher'],
     ['aab+a\\d*bba', {}, 'PrefilteredLineMatcher'],
+    ['ab', { wordRegexp: true }, 'WordLiteralLineMatcher'],
   ])('%j %j is a %s', async (pattern, options, kind) => {
     const matcher = compileMatcher(pattern, { ...options, inThread: true });
     expect(matcher.constructor.name).toBe(kind);
@@ -42,7 +43,10 @@ describe('patterns compiled to byte searches', () => {
 
   it('selects exactly the lines the regex selects, on random text', async () => {
     const next = seededRandom(7);
-    const cases: [string, { ignoreCase?: boolean; fixed?: boolean }][] = [
+    const cases: [string, { ignoreCase?: boolean; fixed?: boolean; wordRegexp?: boolean }][] = [
+      ['ab', { wordRegexp: true }],
+      ['a b', { wordRegexp: true }],
+      ['bA', { wordRegexp: true, ignoreCase: true }],
       ['ab|ba', {}],
       ['aa|a', {}],
       ['ab|', {}],
@@ -70,11 +74,14 @@ describe('patterns compiled to byte searches', () => {
       const block = Buffer.from(next() < 0.5 ? text : `${text}\n`);
       for (const [pattern, options] of cases) {
         const source = options.fixed ? pattern.replace(/[|]/g, '\\|') : pattern;
+        const alternatives = source
+          .split('\n')
+          .map((alternative) => `(?:${alternative})`)
+          .join('|');
         const regex = new RegExp(
-          source
-            .split('\n')
-            .map((alternative) => `(?:${alternative})`)
-            .join('|'),
+          options.wordRegexp
+            ? `(?<![A-Za-z0-9_])(?:${alternatives})(?![A-Za-z0-9_])`
+            : alternatives,
           options.ignoreCase ? 'si' : 's',
         );
         const matcher = compileMatcher(pattern, { ...options, inThread: true });

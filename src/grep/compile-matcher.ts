@@ -8,6 +8,7 @@ import { LiteralSequenceLineMatcher, literalSequence } from './literal-sequence-
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
 import { requiredLiterals, topLevelAlternatives } from './required-literal.js';
+import { WordLiteralLineMatcher } from './word-literal-line-matcher.js';
 
 /**
  * How a pattern is read.
@@ -48,8 +49,8 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
 
 /**
  * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
- * grep) into the fastest safe matcher: a byte search for literals, for each of an alternation
- * of literals, and for a literal with a newline beside it for `^literal` and `literal$`; byte
+ * grep) into the fastest safe matcher: a byte search for literals (whole words checked at each
+ * hit), for each of an alternation of literals, and for a literal with a newline beside it for `^literal` and `literal$`; byte
  * searches alone for a regex of literals joined by `.*`; for any other regex, byte searches for
  * the literals every match must contain (for one of each alternative's), then the regex (in a
  * worker thread) on those lines. `.` matches any character of a line, `\r` included. An
@@ -79,6 +80,17 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     return caseMatters
       ? new CaseFoldingBytesLineMatcher(pattern)
       : new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
+  }
+  if (
+    literal &&
+    alternatives.length === 1 &&
+    options.wordRegexp &&
+    !options.lineRegexp &&
+    !caseMatters &&
+    // A one-byte word is found so often inside other words that the regex does better.
+    Buffer.byteLength(pattern) > 1
+  ) {
+    return new WordLiteralLineMatcher(Buffer.from(pattern, 'utf8'));
   }
   const anchored = whole || caseMatters || lines.length > 1 ? undefined : anchoredLiteral(pattern);
   if (anchored) return new AnchoredLiteralLineMatcher(anchored.literal, anchored.edge);
