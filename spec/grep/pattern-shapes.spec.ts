@@ -35,6 +35,11 @@ describe('patterns compiled to byte searches', () => {
     ['aab+a|bab[ab]b', {}, 'PrefilteredLineMatcher'],
     ['aab+a\\d*bba', {}, 'PrefilteredLineMatcher'],
     ['ab', { wordRegexp: true }, 'WordLiteralLineMatcher'],
+    ['connect\\(\\) failed|bad', {}, 'AnyLiteralLineMatcher'],
+    ['^198\\.51\\.', {}, 'AnchoredLiteralLineMatcher'],
+    ['\\[error\\].*checksum', {}, 'LiteralSequenceLineMatcher'],
+    ['a\\\\.*b', {}, 'LiteralSequenceLineMatcher'],
+    ['aab\\.*bba', {}, 'PrefilteredLineMatcher'],
   ])('%j %j is a %s', async (pattern, options, kind) => {
     const matcher = compileMatcher(pattern, { ...options, inThread: true });
     expect(matcher.constructor.name).toBe(kind);
@@ -46,6 +51,11 @@ describe('patterns compiled to byte searches', () => {
     const cases: [string, { ignoreCase?: boolean; fixed?: boolean; wordRegexp?: boolean }][] = [
       ['ab', { wordRegexp: true }],
       ['a b', { wordRegexp: true }],
+      ['a\\.b', {}],
+      ['^b\\(', {}],
+      ['a\\.|\\(b', {}],
+      ['\\(a.*b\\.', {}],
+      ['a\\(', { wordRegexp: true }],
       ['bA', { wordRegexp: true, ignoreCase: true }],
       ['ab|ba', {}],
       ['aa|a', {}],
@@ -69,7 +79,7 @@ describe('patterns compiled to byte searches', () => {
       ['bba.*a(a|b)aab', {}],
     ];
     for (let round = 0; round < 30; round++) {
-      const text = randomText(next, 'aabbAB \r\n\n', Math.floor(next() * 4000));
+      const text = randomText(next, 'aabbAB .(\r\n\n', Math.floor(next() * 4000));
       // Half the blocks end without a newline, as the last block of a file may.
       const block = Buffer.from(next() < 0.5 ? text : `${text}\n`);
       for (const [pattern, options] of cases) {

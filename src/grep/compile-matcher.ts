@@ -2,7 +2,7 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { AnchoredLiteralLineMatcher } from './anchored-literal-line-matcher.js';
 import { AnyLiteralLineMatcher } from './any-literal-line-matcher.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
-import { isLiteralPattern } from './is-literal-pattern.js';
+import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { LiteralSequenceLineMatcher, literalSequence } from './literal-sequence-line-matcher.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
@@ -66,20 +66,23 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const alternatives = options.fixed
     ? lines
     : lines.flatMap((line) => topLevelAlternatives(line) ?? [line]);
-  const literal = alternatives.every(
-    (alternative) => options.fixed || isLiteralPattern(alternative),
+  // What each alternative matches, where it is a literal (its syntax characters escaped).
+  const texts = alternatives.map((alternative) =>
+    options.fixed ? alternative : literalText(alternative),
   );
+  const literal = texts.every((text) => text !== undefined);
+  const literals = texts as string[];
   const whole = options.wordRegexp === true || options.lineRegexp === true;
   const caseMatters =
     options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
   const ascii = !nonAscii.test(pattern);
   if (literal && !whole && (!caseMatters || ascii)) {
-    if (alternatives.length > 1) {
-      return new AnyLiteralLineMatcher(alternatives, { ignoreCase: caseMatters });
-    }
+    const [text] = literals as [string];
+    if (literals.length > 1)
+      return new AnyLiteralLineMatcher(literals, { ignoreCase: caseMatters });
     return caseMatters
-      ? new CaseFoldingBytesLineMatcher(pattern)
-      : new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
+      ? new CaseFoldingBytesLineMatcher(text)
+      : new BytesLineMatcher(Buffer.from(text, 'utf8'));
   }
   if (
     literal &&
@@ -88,9 +91,9 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     !options.lineRegexp &&
     !caseMatters &&
     // A one-byte word is found so often inside other words that the regex does better.
-    Buffer.byteLength(pattern) > 1
+    Buffer.byteLength(literals[0] as string) > 1
   ) {
-    return new WordLiteralLineMatcher(Buffer.from(pattern, 'utf8'));
+    return new WordLiteralLineMatcher(Buffer.from(literals[0] as string, 'utf8'));
   }
   const anchored = whole || caseMatters || lines.length > 1 ? undefined : anchoredLiteral(pattern);
   if (anchored) return new AnchoredLiteralLineMatcher(anchored.literal, anchored.edge);
@@ -105,7 +108,7 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const regexMatcher = options.inThread
     ? new InThreadRegexLineMatcher(regex)
     : new RegexLineMatcher(regex, matcherOptions);
-  const prefilter = literalPrefilter(alternatives, literal, caseMatters);
+  const prefilter = literalPrefilter(literal ? literals : alternatives, literal, caseMatters);
   return prefilter ? new PrefilteredLineMatcher(prefilter, regexMatcher) : regexMatcher;
 }
 
@@ -142,9 +145,10 @@ function anchoredLiteral(pattern: string): { literal: Buffer; edge: 'start' | 'e
   const edge = pattern.startsWith('^') ? 'start' : pattern.endsWith('$') ? 'end' : undefined;
   if (edge === undefined) return undefined;
   const text = edge === 'start' ? pattern.slice(1) : pattern.slice(0, -1);
-  // `a\$` ends with an escaped dollar, which isLiteralPattern refuses with its backslash.
-  if (text === '' || !isLiteralPattern(text)) return undefined;
-  return { literal: Buffer.from(text, 'utf8'), edge };
+  // `a\$` ends with an escaped dollar: `a\` is no literal.
+  const literal = literalText(text);
+  if (literal === undefined || literal === '') return undefined;
+  return { literal: Buffer.from(literal, 'utf8'), edge };
 }
 
 /** GNU grep's word constituents in the C locale. */

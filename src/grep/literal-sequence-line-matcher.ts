@@ -1,4 +1,4 @@
-import { isLiteralPattern } from './is-literal-pattern.js';
+import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { rarestLiteral } from './rarest-literal.js';
 
@@ -17,10 +17,13 @@ const printableAscii = /^[\x20-\x7e]+$/;
  * ```
  */
 export function literalSequence(source: string): string[] | undefined {
-  const parts = source.split('.*').filter((part) => part !== '');
+  const parts = source
+    .split('.*')
+    .filter((part) => part !== '')
+    .map(literalText);
   if (parts.length === 0) return undefined;
-  return parts.every((part) => printableAscii.test(part) && isLiteralPattern(part))
-    ? parts
+  return parts.every((part) => part !== undefined && printableAscii.test(part))
+    ? (parts as string[])
     : undefined;
 }
 
