@@ -11,6 +11,8 @@ describe('literalSequence', () => {
     ['req=1 .*GET /api', ['req=1 ', 'GET /api']],
     ['a.*?b', undefined],
     ['a\\.*b', undefined],
+    ['\\[error\\].*checksum', ['[error]', 'checksum']],
+    ['a\\\\.*b', ['a\\', 'b']],
     ['[.*]x', undefined],
     ['a|b.*c', undefined],
     ['é.*x', undefined],

@@ -21,3 +21,15 @@ export function referenceTextLines(bytes: Uint8Array): string[] {
   const decoder = new TextDecoder();
   return referenceLines(bytes).map((line) => decoder.decode(line));
 }
+
+/** The start offsets of the lines of `bytes` that `regex` matches, each tested on its own. */
+export function referenceMatchingLines(regex: RegExp, bytes: Uint8Array): number[] {
+  const decoder = new TextDecoder();
+  const starts: number[] = [];
+  let start = 0;
+  for (const line of referenceLines(bytes)) {
+    if (regex.test(decoder.decode(line))) starts.push(start);
+    start += line.length + 1;
+  }
+  return starts;
+}

@@ -1,12 +1,14 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { AnchoredLiteralLineMatcher } from './anchored-literal-line-matcher.js';
+import { AnyLiteralLineMatcher } from './any-literal-line-matcher.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
-import { isLiteralPattern } from './is-literal-pattern.js';
+import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { LiteralSequenceLineMatcher, literalSequence } from './literal-sequence-line-matcher.js';
-import { literalRarity } from './needle-anchor.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
-import { requiredLiterals } from './required-literal.js';
+import { requiredLiterals, topLevelAlternatives } from './required-literal.js';
+import { WordLiteralLineMatcher } from './word-literal-line-matcher.js';
 
 /**
  * How a pattern is read.
@@ -52,10 +54,12 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
 
 /**
  * Compiles a grep pattern (JavaScript regex syntax; a `\n` in it separates alternatives, as in
- * grep) into the fastest safe matcher: a byte search for literals; byte searches alone for a
- * regex of literals joined by `.*`; for any other regex, a byte search for the literals every
- * match must contain, then the regex (in a worker thread) on those lines. `.` matches any character of a line, `\r` included. An invalid pattern fails here
- * with `E_REGEX_INVALID`.
+ * grep) into the fastest safe matcher: a byte search for literals (whole words checked at each
+ * hit), for each of an alternation of literals, and for a literal with a newline beside it for `^literal` and `literal$`; byte
+ * searches alone for a regex of literals joined by `.*`; for any other regex, byte searches for
+ * the literals every match must contain (for one of each alternative's), then the regex (in a
+ * worker thread) on those lines. `.` matches any character of a line, `\r` included. An
+ * invalid pattern fails here with `E_REGEX_INVALID`.
  *
  * @example
  * ```ts
@@ -63,22 +67,44 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
  * ```
  */
 export function compileMatcher(pattern: string, options: PatternOptions = {}): LineMatcher {
-  const alternatives = pattern.split('\n');
-  const literal = options.fixed || isLiteralPattern(pattern);
+  const lines = pattern.split('\n');
+  const alternatives = options.fixed
+    ? lines
+    : lines.flatMap((line) => topLevelAlternatives(line) ?? [line]);
+  // What each alternative matches, where it is a literal (its syntax characters escaped).
+  const texts = alternatives.map((alternative) =>
+    options.fixed ? alternative : literalText(alternative),
+  );
+  const literal = texts.every((text) => text !== undefined);
+  const literals = texts as string[];
   const whole = options.wordRegexp === true || options.lineRegexp === true;
   const caseMatters =
     options.ignoreCase === true && pattern.toLowerCase() !== pattern.toUpperCase();
-  if (alternatives.length === 1 && literal && !whole && !caseMatters) {
-    return new BytesLineMatcher(Buffer.from(pattern, 'utf8'));
+  const ascii = !nonAscii.test(pattern);
+  if (literal && !whole && (!caseMatters || ascii)) {
+    const [text] = literals as [string];
+    if (literals.length > 1)
+      return new AnyLiteralLineMatcher(literals, { ignoreCase: caseMatters });
+    return caseMatters
+      ? new CaseFoldingBytesLineMatcher(text)
+      : new BytesLineMatcher(Buffer.from(text, 'utf8'));
   }
-  if (alternatives.length === 1 && literal && !whole && !nonAscii.test(pattern)) {
-    return new CaseFoldingBytesLineMatcher(pattern);
+  if (
+    literal &&
+    alternatives.length === 1 &&
+    options.wordRegexp &&
+    !options.lineRegexp &&
+    !caseMatters &&
+    // A one-byte word is found so often inside other words that the regex does better.
+    Buffer.byteLength(literals[0] as string) > 1
+  ) {
+    return new WordLiteralLineMatcher(Buffer.from(literals[0] as string, 'utf8'));
   }
+  const anchored = whole || caseMatters || lines.length > 1 ? undefined : anchoredLiteral(pattern);
+  if (anchored) return new AnchoredLiteralLineMatcher(anchored.literal, anchored.edge);
   const regex = patternRegex(pattern, options);
   const sequence =
-    alternatives.length === 1 && !whole && !options.ignoreCase
-      ? literalSequence(pattern)
-      : undefined;
+    lines.length === 1 && !whole && !options.ignoreCase ? literalSequence(pattern) : undefined;
   if (sequence) return new LiteralSequenceLineMatcher(sequence);
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
@@ -88,19 +114,47 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const regexMatcher = options.inThread
     ? new InThreadRegexLineMatcher(regex)
     : new RegexLineMatcher(regex, matcherOptions);
-  // Every match contains these literals (a whole word or line contains the pattern's own).
-  const literals = alternatives.length !== 1 ? [] : literal ? [pattern] : requiredLiterals(pattern);
-  const required = literals[0];
-  if (required === undefined || required === '') return regexMatcher;
-  if (!options.ignoreCase) {
-    // The search starts from the literal with the rarest byte; the others check its lines.
-    const [first, ...others] = literals
-      .map((literal) => Buffer.from(literal, 'utf8'))
-      .sort((a, b) => literalRarity(b) - literalRarity(a));
-    return new PrefilteredLineMatcher(new BytesLineMatcher(first as Buffer), regexMatcher, others);
+  const prefilter = literalPrefilter(literal ? literals : alternatives, literal, caseMatters);
+  return prefilter ? new PrefilteredLineMatcher(prefilter, regexMatcher) : regexMatcher;
+}
+
+/**
+ * Byte searches for the lines a regex of `alternatives` may match: every match contains the
+ * literals its alternative requires (a whole word or line contains the pattern's own), so a
+ * line lacking all of one alternative's cannot match. `undefined` where an alternative
+ * requires none, or one only a case-folded search of non-ASCII text would find.
+ */
+function literalPrefilter(
+  alternatives: readonly string[],
+  literal: boolean,
+  caseMatters: boolean,
+): LineMatcher | undefined {
+  const required = alternatives.map((alternative) =>
+    literal ? [alternative] : requiredLiterals(alternative),
+  );
+  if (required.some((literals) => literals.length === 0 || literals[0] === '')) return undefined;
+  if (caseMatters && required.some((literals) => nonAscii.test(literals[0] as string)))
+    return undefined;
+  if (alternatives.length > 1 || caseMatters) {
+    // One literal of each alternative: the longest, which is the least often found.
+    const firsts = required.map((literals) => literals[0] as string);
+    return new AnyLiteralLineMatcher(firsts, { ignoreCase: caseMatters });
   }
-  if (nonAscii.test(required)) return regexMatcher;
-  return new PrefilteredLineMatcher(new CaseFoldingBytesLineMatcher(required), regexMatcher);
+  const literals = (required[0] as string[]).map((text) => Buffer.from(text, 'utf8'));
+  return literals.length === 1
+    ? new BytesLineMatcher(literals[0] as Buffer)
+    : new LiteralSequenceLineMatcher(literals, { ordered: false });
+}
+
+/** `^literal` or `literal$` (a literal of one character at least), else `undefined`. */
+function anchoredLiteral(pattern: string): { literal: Buffer; edge: 'start' | 'end' } | undefined {
+  const edge = pattern.startsWith('^') ? 'start' : pattern.endsWith('$') ? 'end' : undefined;
+  if (edge === undefined) return undefined;
+  const text = edge === 'start' ? pattern.slice(1) : pattern.slice(0, -1);
+  // `a\$` ends with an escaped dollar: `a\` is no literal.
+  const literal = literalText(text);
+  if (literal === undefined || literal === '') return undefined;
+  return { literal: Buffer.from(literal, 'utf8'), edge };
 }
 
 /** GNU grep's word constituents in the C locale. */

@@ -1,6 +1,6 @@
-import { isLiteralPattern } from './is-literal-pattern.js';
+import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
-import { literalRarity } from './needle-anchor.js';
+import { rarestLiteral } from './rarest-literal.js';
 
 const printableAscii = /^[\x20-\x7e]+$/;
 
@@ -17,19 +17,31 @@ const printableAscii = /^[\x20-\x7e]+$/;
  * ```
  */
 export function literalSequence(source: string): string[] | undefined {
-  const parts = source.split('.*').filter((part) => part !== '');
+  const parts = source
+    .split('.*')
+    .filter((part) => part !== '')
+    .map(literalText);
   if (parts.length === 0) return undefined;
-  return parts.every((part) => printableAscii.test(part) && isLiteralPattern(part))
-    ? parts
+  return parts.every((part) => part !== undefined && printableAscii.test(part))
+    ? (parts as string[])
     : undefined;
+}
+
+/**
+ * Options for a {@link LiteralSequenceLineMatcher}.
+ */
+export interface LiteralSequenceOptions {
+  /** `false`: a line matches when it holds every literal anywhere, in any order. */
+  ordered?: boolean;
 }
 
 /**
  * Matches a {@link literalSequence} with byte searches on the calling thread: a regex that
  * needs no regex engine, no worker and no decoding. Candidate lines come from a search for the
- * literal with the rarest byte; each is then searched for the literals in order, each from the
- * end of the one before (the leftmost occurrence leaves the most room for the rest), without
- * a view or a copy of the line.
+ * literal found least often in the first block (see `rarestLiteral`); each is then searched
+ * for the literals in order, each from the end of the one before (the leftmost occurrence
+ * leaves the most room for the rest), without a view or a copy of the line. Unordered, it
+ * finds the lines holding all the literals a regex requires, for the regex to test.
  *
  * @example
  * ```ts
@@ -39,23 +51,26 @@ export function literalSequence(source: string): string[] | undefined {
  */
 export class LiteralSequenceLineMatcher implements LineMatcher {
   readonly #parts: Buffer[];
-  readonly #prefilter: BytesLineMatcher;
-  /** Which literal the prefilter searches for. */
-  readonly #prefiltered: number;
+  readonly #ordered: boolean;
+  #prefilter: BytesLineMatcher | undefined;
+  /** Which literal the prefilter searches for, chosen on the first block. */
+  #prefiltered = 0;
 
-  constructor(parts: readonly string[]) {
-    this.#parts = parts.map((part) => Buffer.from(part, 'latin1'));
-    this.#prefiltered = this.#parts.reduce(
-      (best, part, index) =>
-        literalRarity(part) > literalRarity(this.#parts[best] as Buffer) ? index : best,
-      0,
+  constructor(parts: readonly (string | Uint8Array)[], options: LiteralSequenceOptions = {}) {
+    this.#parts = parts.map((part) =>
+      typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part),
     );
-    this.#prefilter = new BytesLineMatcher(this.#parts[this.#prefiltered] as Buffer);
+    this.#ordered = options.ordered !== false;
   }
 
   matchingLines(block: Uint8Array): number[] {
     const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
     const parts = this.#parts;
+    if (!this.#prefilter) {
+      this.#prefiltered = rarestLiteral(parts, bytes);
+      this.#prefilter = new BytesLineMatcher(parts[this.#prefiltered] as Buffer);
+    }
+    const ordered = this.#ordered;
     // Where each literal occurs next in the block (-1: not searched yet, Infinity: no more).
     // Candidate lines ascend, so each literal's search only moves forward: one pass per literal.
     const next = parts.map(() => -1);
@@ -77,7 +92,7 @@ export class LiteralSequenceLineMatcher implements LineMatcher {
         }
         // A literal holds no newline: one that starts inside the line ends inside it.
         inOrder = at < end;
-        position = at + part.length;
+        if (ordered) position = at + part.length;
       }
       if (inOrder) starts.push(start);
     });

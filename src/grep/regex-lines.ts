@@ -1,12 +1,19 @@
+import { lineLocalRegex } from './line-local-regex.js';
+
 /**
  * Text is decoded a slice at a time: strings this small die young in V8's nursery, where a
  * whole 4 MiB block would land in large-object space and pile up until a full GC.
  */
 const sliceBytes = 64 * 1024;
 
+/** Each regex's line-local form (`null`: none), made once per regex. */
+const lineLocalForms = new WeakMap<RegExp, RegExp | null>();
+
 /**
  * The start offsets of the lines of `bytes` (whole lines) that `regex` matches, decoding a
- * slice at a time. Shared by the regex worker and the in-thread matcher.
+ * slice at a time. A regex with a line-local form (see `lineLocalRegex`) is run over each
+ * slice at once, jumping from a match to the next line; any other is tested line by line.
+ * Shared by the regex worker and the in-thread matcher.
  *
  * @example
  * ```ts
@@ -14,35 +21,89 @@ const sliceBytes = 64 * 1024;
  * ```
  */
 export function regexMatchingLines(regex: RegExp, bytes: Buffer): number[] {
+  let lineLocal = lineLocalForms.get(regex);
+  if (lineLocal === undefined) {
+    lineLocal = lineLocalRegex(regex) ?? null;
+    lineLocalForms.set(regex, lineLocal);
+  }
   const starts: number[] = [];
   for (let sliceStart = 0; sliceStart < bytes.length; ) {
     const newlineAfter = bytes.indexOf(0x0a, Math.min(bytes.length, sliceStart + sliceBytes));
     const sliceEnd = newlineAfter === -1 ? bytes.length : newlineAfter + 1;
-    matchSlice(regex, bytes, sliceStart, sliceEnd, starts);
+    const slice = new SliceLines(bytes, sliceStart, sliceEnd);
+    if (lineLocal) scanSlice(lineLocal, slice, starts);
+    else testEachLine(regex, slice, starts);
     sliceStart = sliceEnd;
   }
   return starts;
 }
 
-/** Pushes the byte offsets of the matching lines of `bytes[start, end)`, which holds whole lines. */
-function matchSlice(regex: RegExp, bytes: Buffer, start: number, end: number, starts: number[]) {
-  const text = bytes.toString('utf8', start, end);
-  // Equal lengths mean one character per byte (ASCII, or single invalid bytes as U+FFFD), so
-  // text positions are byte positions; otherwise walk the bytes' newlines alongside: `\n` is
-  // never part of a multi-byte sequence, so the k-th newline of each is the same.
-  const oneToOne = text.length === end - start;
-  let textStart = 0;
-  let byteStart = start;
-  while (textStart < text.length) {
-    let textEnd = text.indexOf('\n', textStart);
-    if (textEnd === -1) textEnd = text.length;
-    if (regex.test(text.slice(textStart, textEnd))) {
-      starts.push(oneToOne ? start + textStart : byteStart);
+/**
+ * A slice of whole lines decoded, and the byte offset of a line from its offset in the text.
+ * Equal lengths mean one character per byte (ASCII, or single invalid bytes as U+FFFD), so
+ * text positions are byte positions; otherwise the bytes' newlines are walked alongside: `\n`
+ * is never part of a multi-byte sequence, so the k-th newline of each is the same.
+ */
+class SliceLines {
+  readonly text: string;
+  readonly #bytes: Buffer;
+  readonly #start: number;
+  readonly #oneToOne: boolean;
+  #textLine = 0;
+  #byteLine: number;
+
+  constructor(bytes: Buffer, start: number, end: number) {
+    this.text = bytes.toString('utf8', start, end);
+    this.#bytes = bytes;
+    this.#start = start;
+    this.#byteLine = start;
+    this.#oneToOne = this.text.length === end - start;
+  }
+
+  /** The byte offset of the line starting at `textLine`, ascending from call to call. */
+  byteOffset(textLine: number): number {
+    if (this.#oneToOne) return this.#start + textLine;
+    while (this.#textLine < textLine) {
+      this.#textLine = this.text.indexOf('\n', this.#textLine) + 1;
+      this.#byteLine = this.#bytes.indexOf(0x0a, this.#byteLine) + 1;
     }
-    textStart = textEnd + 1;
-    if (!oneToOne) {
-      const byteEnd = bytes.indexOf(0x0a, byteStart);
-      byteStart = byteEnd === -1 ? end : byteEnd + 1;
+    return this.#byteLine;
+  }
+}
+
+function testEachLine(regex: RegExp, slice: SliceLines, starts: number[]) {
+  const { text } = slice;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (regex.test(text.slice(lineStart, lineEnd))) starts.push(slice.byteOffset(lineStart));
+    lineStart = lineEnd + 1;
+  }
+}
+
+/**
+ * Runs a line-local `g` regex over the slice: each match selects its line, then the next. The
+ * match's end (`test` allocates no match) tells the line: no match holds a newline, so it ends
+ * inside its line or, empty, at its line's newline.
+ */
+function scanSlice(regex: RegExp, slice: SliceLines, starts: number[]) {
+  const { text } = slice;
+  let from = 0;
+  regex.lastIndex = 0;
+  while (regex.test(text)) {
+    const end = regex.lastIndex;
+    // An empty match after the last newline is in no line.
+    if (end === text.length && (end === 0 || text.charCodeAt(end - 1) === 0x0a)) break;
+    // Most often the match is in the line the search started at: no walk back to its start.
+    let lineEnd = text.indexOf('\n', from);
+    let lineStart = from;
+    if (lineEnd !== -1 && lineEnd < end) {
+      lineStart = text.lastIndexOf('\n', end - 1) + 1;
+      lineEnd = text.indexOf('\n', end);
     }
+    starts.push(slice.byteOffset(lineStart));
+    if (lineEnd === -1) break;
+    from = lineEnd + 1;
+    regex.lastIndex = from;
   }
 }

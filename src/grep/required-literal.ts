@@ -95,6 +95,37 @@ export function requiredLiterals(source: string): string[] {
   return runs.filter((run) => run.length >= 3).sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The alternatives of a regex at its top level (`a|b(c|d)` gives `a` and `b(c|d)`), or
+ * `undefined` when a group or class does not close.
+ *
+ * @example
+ * ```ts
+ * topLevelAlternatives('ERROR|FATAL'); // ['ERROR', 'FATAL']
+ * ```
+ */
+export function topLevelAlternatives(source: string): string[] | undefined {
+  const alternatives: string[] = [];
+  let from = 0;
+  for (let index = 0; index < source.length; ) {
+    const character = source[index];
+    if (character === '\\') index += 2;
+    else if (character === '(' || character === '[') {
+      const end = skipBracketed(source, index);
+      if (end === undefined) return undefined;
+      index = end;
+    } else {
+      if (character === '|') {
+        alternatives.push(source.slice(from, index));
+        from = index + 1;
+      }
+      index++;
+    }
+  }
+  alternatives.push(source.slice(from));
+  return alternatives;
+}
+
 /** The index after the group or class opening at `start`, or `undefined` if it never closes. */
 function skipBracketed(source: string, start: number): number | undefined {
   let depth = 0;
