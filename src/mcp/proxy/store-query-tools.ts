@@ -10,6 +10,7 @@ import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
 import { toJsonSchema } from '../../providers/json-schema.js';
 import { formatBytes } from '../../shared/format-bytes.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../../store/artifact-store-types.js';
@@ -161,7 +162,7 @@ export class StoreQueryTools {
       records.length > namedIds ? `, and ${records.length - namedIds} older (artifact_list)` : '';
     throw new SpoolforgeError(
       'E_INVALID_TOOL_ARGS',
-      `No spooled output "${callId}" (it may have expired). ` +
+      `No spooled output "${quoteInput(callId)}" (it may have expired). ` +
         (ids.length ? `callId may be ${ids.join(', ')}${more}` : 'Nothing is spooled.'),
     );
   }
