@@ -1,6 +1,6 @@
 // What a client without a token can make a --listen proxy keep: sessions, each with an upstream
 // process, and what is left of initializes that were refused or failed.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtifactStore } from 'spoolforge';
 import {
@@ -11,6 +11,7 @@ import {
   StdioUpstreamTransport,
 } from 'spoolforge/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeLineServer } from '../../helpers/line-mcp-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
 import { initialize, post } from './http-post.js';
 
@@ -19,30 +20,10 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** A minimal MCP server on stdio: it answers initialize, tools/list and ping, and lives on. */
-const serverScript = `
-let buffered = '';
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\\n')) !== -1) {
-    const message = JSON.parse(buffered.slice(0, end));
-    buffered = buffered.slice(end + 1);
-    if (message.id === undefined) continue;
-    const result =
-      message.method === 'initialize'
-        ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1' } }
-        : message.method === 'tools/list' ? { tools: [] } : {};
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n');
-  }
-});
-`;
-
-/** A listening proxy whose upstream is `command` (default: the tiny server, in a file of its own). */
+/** A listening proxy whose upstream is `command` (default: a line server, in a file of its own). */
 async function listening(options: { maxSessions?: number; command?: string } = {}) {
   const directory = await tempDirectory();
-  const script = join(directory, 'tiny-mcp-server.mjs');
-  await writeFile(script, serverScript);
+  const script = await writeLineServer();
   const spilled = new SpilledValues();
   const proxy = new McpSpoolProxy({
     upstream: () =>

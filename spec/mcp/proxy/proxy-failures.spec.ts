@@ -12,6 +12,7 @@ import {
   StdioUpstreamTransport,
 } from 'spoolforge/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeLineServer } from '../../helpers/line-mcp-server.js';
 import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
 import { handleId, stdioUpstream, textOf } from './proxy-helpers.js';
@@ -81,6 +82,34 @@ describe('the proxy when the upstream fails', () => {
     expect(tooBig.isError).toBe(true);
     expect(textOf(tooBig)).toMatch(/exceeds the limit of 1048576 bytes/);
     expect(textOf(await call('fail', { reason: 'up' }))).toBe('cannot: up');
+    expect(spilled.size).toBe(0);
+  }, 30_000);
+
+  it('answers the call after one whose response was torn and timed out', async () => {
+    // The server answers the first tools/call with half a message and no newline, then the
+    // next one in full: the two go down the pipe as one line.
+    const script = await writeLineServer(`
+      if (message.method !== 'tools/call') return answer({});
+      globalThis.calls = (globalThis.calls ?? 0) + 1;
+      if (globalThis.calls > 1) return answer({ content: [{ type: 'text', text: 'call ' + globalThis.calls }] });
+      process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"half');
+    `);
+    const spilled = new SpilledValues();
+    const errors: string[] = [];
+    const { call } = await clientOf(
+      () =>
+        new StdioUpstreamTransport({
+          command: process.execPath,
+          args: [script],
+          spilled,
+          stderr: 'pipe',
+        }),
+      { spilled, timeout: 1_500, onError: (error) => errors.push(error.message) },
+    );
+    const torn = await call('anything');
+    expect(textOf(torn)).toMatch(/did not answer tools\/call within 1\.5 s/);
+    expect(textOf(await call('anything'))).toBe('call 2');
+    expect(errors.join('\n')).toMatch(/left unfinished .*"half/);
     expect(spilled.size).toBe(0);
   }, 30_000);
 

@@ -2,6 +2,7 @@ import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import {
+  abandonedMessage,
   malformedLine,
   overflowOutcome,
   quoteChars,
@@ -93,8 +94,25 @@ export class JsonSpillParser {
 
   /** Ends the input: a message cut off by it is dropped (its values freed) and reported. */
   end(): Promise<void> {
-    if (this.#head.trim() !== '')
-      this.#queue.push({ error: tornMessage(this.#head, this.#lineBytes) });
+    return this.#dropLine(tornMessage);
+  }
+
+  /** Whether part of a line has been read and not its end. */
+  get midLine(): boolean {
+    return this.#lineBytes > 0;
+  }
+
+  /**
+   * Drops the line read in part (its values freed) and reports it: the next byte starts a new
+   * line. For a message the server tore and went on from (it answers the next request right
+   * after the torn half), which would otherwise take the next answer down with it.
+   */
+  discardLine(): Promise<void> {
+    return this.#dropLine(abandonedMessage);
+  }
+
+  #dropLine(report: (head: string, bytes: number) => SpoolforgeError): Promise<void> {
+    if (this.#head.trim() !== '') this.#queue.push({ error: report(this.#head, this.#lineBytes) });
     this.#drop('invalid');
     this.#reset();
     return this.#queue.flush();

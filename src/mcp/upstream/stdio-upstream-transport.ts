@@ -89,6 +89,9 @@ export class StdioUpstreamTransport implements Transport {
   #settleExit: (exit: UpstreamExit) => void = () => undefined;
   #child: Child | undefined;
   #closed = false;
+  #parser: JsonSpillParser | undefined;
+  /** When the server's stdout last gave a chunk (`performance.now()`). */
+  #lastOutputAt = 0;
 
   constructor(options: StdioUpstreamTransportOptions) {
     this.#options = options;
@@ -174,6 +177,18 @@ export class StdioUpstreamTransport implements Transport {
     });
   }
 
+  /**
+   * Drops a line the server began and has not added to for `idleMs` (reported through
+   * `onerror`), so that the next byte starts a new line: after a request timed out on a torn
+   * response, the server's next answer would otherwise be read as the torn line's rest and lost.
+   * A line still arriving is left alone.
+   */
+  async discardStaleLine(idleMs: number): Promise<void> {
+    const parser = this.#parser;
+    if (!parser?.midLine || performance.now() - this.#lastOutputAt < idleMs) return;
+    await parser.discardLine().catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
   /** Ends the server's stdin, then sends SIGTERM after the grace period, then SIGKILL. */
   async close(): Promise<void> {
     const child = this.#child;
@@ -205,8 +220,12 @@ export class StdioUpstreamTransport implements Transport {
         : { maxMessageBytes: this.#options.maxMessageBytes }),
       ...(this.#options.writer === undefined ? {} : { writer: this.#options.writer }),
     });
+    this.#parser = parser;
     try {
-      for await (const chunk of child.stdout) await parser.write(chunk as Buffer);
+      for await (const chunk of child.stdout) {
+        this.#lastOutputAt = performance.now();
+        await parser.write(chunk as Buffer);
+      }
     } catch (error) {
       // Spools that cannot be written (a full disk): nothing more can be read safely.
       this.onerror?.(
