@@ -6,6 +6,7 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { SpoolWriterOptions } from '../../spool/spool-writer.js';
 import { JsonSpillParser } from './json-spill-parser.js';
 import type { SpilledValues } from './spilled-values.js';
+import { processStderrRelay } from './stderr-relay.js';
 import { StderrTail } from './stderr-tail.js';
 
 /**
@@ -38,8 +39,9 @@ export interface StdioUpstreamTransportOptions {
   /** A longer message is answered with a JSON-RPC error (the proxy's `--max-result`). Default 1 GiB. */
   maxMessageBytes?: number;
   /**
-   * `'inherit'` (default): the server's stderr goes on to this process's stderr, and its tail is
-   * kept; `'pipe'`: only the tail is kept.
+   * `'inherit'` (default): the server's stderr goes on to this process's stderr (past 1 MiB
+   * that stderr has not taken, dropped and counted), and its tail is kept; `'pipe'`: only the
+   * tail is kept.
    */
   stderr?: 'inherit' | 'pipe';
   /** How long `close()` waits after ending stdin, then after SIGTERM, before the next step. Default 2 s. */
@@ -127,7 +129,7 @@ export class StdioUpstreamTransport implements Transport {
     this.#child = child;
     child.stderr.on('data', (chunk: Buffer) => {
       this.#tail.push(chunk);
-      if (stderr === 'inherit') process.stderr.write(chunk);
+      if (stderr === 'inherit') processStderrRelay.write(chunk);
     });
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.stderr.on('error', () => undefined); // the tail is best effort
