@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -11,7 +15,7 @@ import {
   SpilledValues,
   StdioUpstreamTransport,
 } from 'spoolforge/mcp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { writeLineServer } from '../../helpers/line-mcp-server.js';
 import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
@@ -142,3 +146,54 @@ describe('the proxy when the upstream fails', () => {
     );
   }, 30_000);
 });
+
+/** A directory on a 1 MiB tmpfs (mounting needs root), else `undefined`. */
+function tinyFilesystem(): string | undefined {
+  const directory = mkdtempSync(join(tmpdir(), 'spoolforge-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', directory], {
+      stdio: 'ignore',
+    });
+    return directory;
+  } catch {
+    rmSync(directory, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+const fullDisk = tinyFilesystem();
+afterAll(() => {
+  if (!fullDisk) return;
+  execFileSync('umount', [fullDisk]);
+  rmSync(fullDisk, { recursive: true, force: true });
+});
+
+describe.skipIf(!fullDisk)(
+  'the proxy when its spill directory is full (a 1 MiB tmpfs: needs mount, so root)',
+  () => {
+    it('answers the call with E_IO and ENOSPC, and keeps the healthy server', async () => {
+      const spilled = new SpilledValues();
+      let started = 0;
+      const factory = stdioUpstream(spilled, {
+        writer: { tempDirectory: fullDisk as string, memoryThreshold: 0 },
+      });
+      const { call } = await clientOf(
+        () => {
+          started++;
+          return factory();
+        },
+        { spilled },
+      );
+      const failed = await call('big_text', { megabytes: 3 });
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toMatch(/^E_IO: Cannot spool a value from the upstream \(.*ENOSPC/);
+      expect(textOf(failed)).not.toMatch(/exited|started again/);
+      expect(textOf(failed).length).toBeLessThan(2_000);
+      expect(await call('fail', { reason: 'still up' })).toMatchObject({
+        content: [{ type: 'text', text: 'cannot: still up' }],
+      });
+      expect(started).toBe(1);
+      expect(spilled.size).toBe(0);
+    }, 60_000);
+  },
+);

@@ -1,5 +1,6 @@
 import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { failedResponse } from './failed-response.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import {
   abandonedMessage,
@@ -48,6 +49,8 @@ export class JsonSpillParser {
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
   #invalid: SpoolforgeError | undefined;
+  /** Set when the current message's values could not be spooled: it answers with this. */
+  #failure: SpoolforgeError | undefined;
   #lineBytes = 0;
   #head = '';
   #tokens: string[] = [];
@@ -109,6 +112,19 @@ export class JsonSpillParser {
    */
   discardLine(): Promise<void> {
     return this.#dropLine(abandonedMessage);
+  }
+
+  /**
+   * Drops the line being read because its values could not be spooled (`error`, a full disk):
+   * the rest of it is skipped, and once it ends a response becomes a JSON-RPC error for its
+   * request saying why; the lines after it are read as usual.
+   */
+  failLine(error: SpoolforgeError): void {
+    // A line that spilled nothing yet was not what failed: its own spills are still to come.
+    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw?.sink;
+    if (!this.midLine || !spilling) return;
+    this.#failure = error;
+    this.#drop('invalid');
   }
 
   #dropLine(report: (head: string, bytes: number) => SpoolforgeError): Promise<void> {
@@ -248,10 +264,17 @@ export class JsonSpillParser {
   }
 
   #finishMessage(): void {
-    if (this.#mode === 'overflow')
+    const id = this.#shape.capturedId();
+    if (this.#failure) {
+      this.#queue.push(
+        id !== undefined && !this.#shape.hasMethod
+          ? { message: failedResponse(id, this.#failure) }
+          : { error: this.#failure },
+      );
+    } else if (this.#mode === 'overflow')
       this.#queue.push(
         overflowOutcome({
-          id: this.#shape.capturedId(),
+          id,
           hasMethod: this.#shape.hasMethod,
           bytes: this.#lineBytes,
           limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
@@ -287,6 +310,7 @@ export class JsonSpillParser {
   #reset(): void {
     this.#mode = 'keep';
     this.#invalid = undefined;
+    this.#failure = undefined;
     this.#lineBytes = 0;
     this.#skeletonOverflow = false;
     this.#spillMemory.reset();

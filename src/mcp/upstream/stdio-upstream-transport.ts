@@ -226,10 +226,15 @@ export class StdioUpstreamTransport implements Transport {
     try {
       for await (const chunk of child.stdout) {
         this.#lastOutputAt = performance.now();
-        await parser.write(chunk as Buffer);
+        await parser.write(chunk as Buffer).catch((error: SpoolforgeError) => {
+          // A spool that cannot be written (a full disk): the messages it was for answer their
+          // requests with the error; the server is fine and goes on being read.
+          this.onerror?.(error);
+          parser.failLine(error);
+        });
       }
     } catch (error) {
-      // Spools that cannot be written (a full disk): nothing more can be read safely.
+      // Its output cannot be read: nothing more can be read safely.
       this.onerror?.(
         SpoolforgeError.isInstance(error)
           ? error
