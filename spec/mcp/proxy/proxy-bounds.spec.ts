@@ -49,7 +49,7 @@ function partsServer(hooks: Hooks): McpServer {
 }
 
 describe('the proxy under a hostile client', () => {
-  it('quotes at most 200 characters of a 1 MB callId in its error', async () => {
+  it('quotes at most 200 characters of a 1 MB callId in its error, and cuts any error at 2,000', async () => {
     const proxied = await proxiedClient();
     open.push(proxied);
     const callId = 'x'.repeat(1_000_000);
@@ -62,6 +62,11 @@ describe('the proxy under a hostile client', () => {
       );
       expect(JSON.stringify(result).length).toBeLessThan(16 * 1024);
     }
+    const id = handleId(await proxied.call('big_text', { megabytes: 1 }));
+    const pattern = '('.repeat(1_000_000);
+    const invalid = await proxied.call('artifact_grep', { callId: id, pattern });
+    expect(textOf(invalid)).toMatch(/^Error \(E_REGEX_INVALID\): .*… \(\d+ characters\)$/s);
+    expect(JSON.stringify(invalid).length).toBeLessThan(16 * 1024);
   });
 
   it("answers another client's call while it spools a result of 200,000 parts, and stores them all", async () => {

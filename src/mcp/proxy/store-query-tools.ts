@@ -30,6 +30,9 @@ export interface StoreQueryToolsOptions {
   limits?: ResultLimits;
 }
 
+/** The most characters of an error result. */
+const maxErrorChars = 2_000;
+
 /** How many ids an unknown `callId`'s error names. */
 const namedIds = 10;
 
@@ -84,10 +87,11 @@ export class StoreQueryTools {
       new DispatchContext({}),
       { signal },
     );
-    return {
-      content: [{ type: 'text', text: contentText(outcome.content) }],
-      ...(outcome.isError ? { isError: true } : {}),
-    };
+    const text = contentText(outcome.content);
+    // An error may quote what the model sent (a 1 MB pattern that does not compile): cut it.
+    return outcome.isError
+      ? { content: [{ type: 'text', text: quoteInput(text, maxErrorChars) }], isError: true }
+      : { content: [{ type: 'text', text }] };
   }
 
   /** Closes the artifacts kept open between queries. */
