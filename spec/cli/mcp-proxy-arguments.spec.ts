@@ -53,7 +53,10 @@ describe('spoolforge mcp arguments', () => {
       token: 'env-token',
       allowedOrigins: [],
       allowedHosts: [],
+      maxSessions: 16,
     });
+    const capped = ['--listen', '127.0.0.1:0', '--max-sessions', '4', '--', 's'];
+    expect(parseProxyArguments(capped, {}).listen?.maxSessions).toBe(4);
     expect(parseProxyArguments(['--', 'server'], {})).toMatchObject({
       threshold: 16 * 1024,
       ttl: 7 * 86_400_000,
@@ -80,6 +83,9 @@ describe('spoolforge mcp arguments', () => {
     expect(refused(['--timeout', '2200000', '--', 's'])).toThrow(/up to 2147483/);
     expect(refused(['--threshold', '16b', '--', 's'])).toThrow(/--threshold takes a size/);
     expect(refused(['--token', 't', '--', 's'])).toThrow(/--token applies to --listen only/);
+    expect(refused(['--max-sessions', '4', '--', 's'])).toThrow(/applies to --listen only/);
+    const zero = ['--listen', '127.0.0.1:0', '--max-sessions', '0', '--', 's'];
+    expect(refused(zero)).toThrow(/--max-sessions takes a whole number from 1/);
     expect(refused(['npx', 'server'])).toThrow(/goes after --: spoolforge mcp -- npx server/);
     expect(refused(['--upstream', 'https://u:p@h/mcp'])).toThrow(/no user:password/);
     expect(refused(['--resource-links', 'maybe', '--', 's'])).toThrow(/auto, always or never/);

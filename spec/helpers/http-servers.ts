@@ -123,11 +123,12 @@ export async function listen(listener: Handler): Promise<string> {
 export function rawRequest(
   origin: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(origin);
-    httpRequest({ hostname, port, path, ...options }, (response) => {
+    const { body, ...rest } = options;
+    httpRequest({ hostname, port, path, ...rest }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
@@ -139,7 +140,7 @@ export function rawRequest(
       );
     })
       .on('error', reject)
-      .end();
+      .end(body);
   });
 }
 

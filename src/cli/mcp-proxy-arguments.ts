@@ -1,3 +1,4 @@
+import { defaultMaxSessions } from '../mcp/listen/listen-streamable-http.js';
 import { McpSpoolProxy } from '../mcp/proxy/mcp-spool-proxy.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
@@ -22,6 +23,8 @@ Options:
   --token TOKEN        with --listen: require "Authorization: Bearer TOKEN" (env SPOOLFORGE_MCP_TOKEN)
   --allow-origin URL   with --listen: an Origin allowed besides the listener's own (repeatable)
   --allow-host HOST    with --listen: a Host header allowed besides the listener's (repeatable)
+  --max-sessions N     with --listen: the most sessions open at once, each with its own
+                       upstream; an initialize past it is answered 503 (default ${defaultMaxSessions})
   --resource-links auto|always|never
                        a resource_link beside each handle (auto: for clients on MCP 2025-06-18
                        or later, except Codex, which fails a tool call that carries one)
@@ -48,6 +51,7 @@ export interface ProxySettings {
         token: string | undefined;
         allowedOrigins: string[];
         allowedHosts: string[];
+        maxSessions: number;
       }
     | undefined;
 }
@@ -65,8 +69,9 @@ const valued = [
   '--allow-origin',
   '--allow-host',
   '--resource-links',
+  '--max-sessions',
 ];
-const listenOnly = ['--token', '--allow-origin', '--allow-host'];
+const listenOnly = ['--token', '--allow-origin', '--allow-host', '--max-sessions'];
 /** The most seconds a Node timer waits (about 24.8 days). */
 const maxSeconds = Math.floor((2 ** 31 - 1) / 1000);
 
@@ -133,6 +138,10 @@ export function parseProxyArguments(
             token: last('--token') ?? (environment.SPOOLFORGE_MCP_TOKEN || undefined),
             allowedOrigins: values.get('--allow-origin') ?? [],
             allowedHosts: values.get('--allow-host') ?? [],
+            maxSessions: count(
+              last('--max-sessions') ?? String(defaultMaxSessions),
+              '--max-sessions',
+            ),
           },
   };
 }
@@ -147,6 +156,12 @@ function size(text: string | undefined, fallback: number, name: string): number 
   if (!match) throw usage(`${name} takes a size such as 16384, 64K or 1G, not '${text}'`);
   const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match[2] ?? '').toUpperCase()] ?? 1;
   return Number(match[1]) * unit;
+}
+
+function count(text: string, name: string): number {
+  if (!/^[1-9]\d{0,5}$/.test(text.trim()))
+    throw usage(`${name} takes a whole number from 1, not '${text}'`);
+  return Number(text);
 }
 
 function seconds(text: string, name: string): number {

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -8,6 +7,7 @@ import { type Listener, listenStreamableHttp, McpSpoolProxy } from 'spoolforge/m
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
+import { initialize, post } from './http-post.js';
 
 const closers: (() => Promise<void>)[] = [];
 let upstreamsOpened = 0;
@@ -48,41 +48,6 @@ async function connect(url: string, headers: Record<string, string> = {}) {
   return client;
 }
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'x', version: '1' },
-  },
-});
-
-/** node:http, not fetch: fetch will not send a Host header of our choosing. */
-function post(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: { get(name: string): string | undefined } }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headers,
-      },
-    });
-    request.on('response', (response) => {
-      response.resume();
-      const status = response.statusCode ?? 0;
-      resolve({ status, headers: { get: (name) => response.headers[name] as string | undefined } });
-    });
-    request.on('error', reject);
-    request.end(initialize);
-  });
-}
-
 describe('listenStreamableHttp', () => {
   it('serves the proxy at /mcp: a big result is a handle, and its grep works over HTTP', async () => {
     const { url } = await listening();
@@ -104,33 +69,19 @@ describe('listenStreamableHttp', () => {
   it('refuses a foreign Host or Origin (DNS rebinding) and another path', async () => {
     const { url } = await listening({ allowedOrigins: ['https://app.example'] });
     const port = new URL(url).port;
-    expect((await post(url, { host: `evil.example:${port}` })).status).toBe(403);
-    expect((await post(url, { origin: 'https://evil.example' })).status).toBe(403);
-    expect((await post(url.replace('/mcp', '/other'), {})).status).toBe(404);
-    expect((await post(url, { origin: 'https://app.example' })).status).toBe(200);
-    expect((await post(url, { origin: `http://localhost:${port}` })).status).toBe(200);
+    expect((await post(url, initialize, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await post(url, initialize, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post(url.replace('/mcp', '/other'), initialize)).status).toBe(404);
+    expect((await post(url, initialize, { origin: 'https://app.example' })).status).toBe(200);
+    expect((await post(url, initialize, { origin: `http://localhost:${port}` })).status).toBe(200);
   });
 
   it('starts a session only for an initialize, and matches allowed origins in any case', async () => {
     const { url } = await listening({ allowedOrigins: ['https://App.Example.com/'] });
-    const notInitialize = await new Promise<number>((resolve, reject) => {
-      const request = httpRequest(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-      });
-      request.on('response', (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
-      request.on('error', reject);
-      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
-    });
-    expect(notInitialize).toBe(400);
+    const notInitialize = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(notInitialize.status).toBe(400);
     expect(upstreamsOpened).toBe(0);
-    expect((await post(url, { origin: 'https://app.example.com' })).status).toBe(200);
+    expect((await post(url, initialize, { origin: 'https://app.example.com' })).status).toBe(200);
   });
 
   it('refuses to listen beyond this machine without a token', async () => {
@@ -146,11 +97,11 @@ describe('listenStreamableHttp', () => {
 
   it('requires the bearer token when one is set', async () => {
     const { url } = await listening({ token: 's3cret' });
-    const refused = await post(url, {});
+    const refused = await post(url, initialize);
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await post(url, { authorization: 'Bearer wrong!' })).status).toBe(401);
-    expect((await post(url, { authorization: 'bearer s3cret' })).status).toBe(200);
+    expect(refused.headers['www-authenticate']).toContain('Bearer');
+    expect((await post(url, initialize, { authorization: 'Bearer wrong!' })).status).toBe(401);
+    expect((await post(url, initialize, { authorization: 'bearer s3cret' })).status).toBe(200);
     const client = await connect(url, { authorization: 'Bearer s3cret' });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('artifact_grep');
   });

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -11,7 +15,8 @@ import {
   SpilledValues,
   StdioUpstreamTransport,
 } from 'spoolforge/mcp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { writeLineServer } from '../../helpers/line-mcp-server.js';
 import { createMcpTestServer, needle } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
 import { handleId, stdioUpstream, textOf } from './proxy-helpers.js';
@@ -84,6 +89,34 @@ describe('the proxy when the upstream fails', () => {
     expect(spilled.size).toBe(0);
   }, 30_000);
 
+  it('answers the call after one whose response was torn and timed out', async () => {
+    // The server answers the first tools/call with half a message and no newline, then the
+    // next one in full: the two go down the pipe as one line.
+    const script = await writeLineServer(`
+      if (message.method !== 'tools/call') return answer({});
+      globalThis.calls = (globalThis.calls ?? 0) + 1;
+      if (globalThis.calls > 1) return answer({ content: [{ type: 'text', text: 'call ' + globalThis.calls }] });
+      process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"half');
+    `);
+    const spilled = new SpilledValues();
+    const errors: string[] = [];
+    const { call } = await clientOf(
+      () =>
+        new StdioUpstreamTransport({
+          command: process.execPath,
+          args: [script],
+          spilled,
+          stderr: 'pipe',
+        }),
+      { spilled, timeout: 1_500, onError: (error) => errors.push(error.message) },
+    );
+    const torn = await call('anything');
+    expect(textOf(torn)).toMatch(/did not answer tools\/call within 1\.5 s/);
+    expect(textOf(await call('anything'))).toBe('call 2');
+    expect(errors.join('\n')).toMatch(/left unfinished .*"half/);
+    expect(spilled.size).toBe(0);
+  }, 30_000);
+
   it('fails initialize with the reason when the command cannot start', async () => {
     const spilled = new SpilledValues();
     const failing = clientOf(
@@ -113,3 +146,54 @@ describe('the proxy when the upstream fails', () => {
     );
   }, 30_000);
 });
+
+/** A directory on a 1 MiB tmpfs (mounting needs root), else `undefined`. */
+function tinyFilesystem(): string | undefined {
+  const directory = mkdtempSync(join(tmpdir(), 'spoolforge-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', directory], {
+      stdio: 'ignore',
+    });
+    return directory;
+  } catch {
+    rmSync(directory, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+const fullDisk = tinyFilesystem();
+afterAll(() => {
+  if (!fullDisk) return;
+  execFileSync('umount', [fullDisk]);
+  rmSync(fullDisk, { recursive: true, force: true });
+});
+
+describe.skipIf(!fullDisk)(
+  'the proxy when its spill directory is full (a 1 MiB tmpfs: needs mount, so root)',
+  () => {
+    it('answers the call with E_IO and ENOSPC, and keeps the healthy server', async () => {
+      const spilled = new SpilledValues();
+      let started = 0;
+      const factory = stdioUpstream(spilled, {
+        writer: { tempDirectory: fullDisk as string, memoryThreshold: 0 },
+      });
+      const { call } = await clientOf(
+        () => {
+          started++;
+          return factory();
+        },
+        { spilled },
+      );
+      const failed = await call('big_text', { megabytes: 3 });
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toMatch(/^E_IO: Cannot spool a value from the upstream \(.*ENOSPC/);
+      expect(textOf(failed)).not.toMatch(/exited|started again/);
+      expect(textOf(failed).length).toBeLessThan(2_000);
+      expect(await call('fail', { reason: 'still up' })).toMatchObject({
+        content: [{ type: 'text', text: 'cannot: still up' }],
+      });
+      expect(started).toBe(1);
+      expect(spilled.size).toBe(0);
+    }, 60_000);
+  },
+);

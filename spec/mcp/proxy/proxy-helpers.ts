@@ -11,6 +11,7 @@ import {
   type McpSpoolProxyOptions,
   type SpilledValues,
   StdioUpstreamTransport,
+  type StdioUpstreamTransportOptions,
 } from 'spoolforge/mcp';
 import { createMcpTestServer, type McpTestServerOptions } from '../../helpers/mcp-test-server.js';
 import { tempDirectory } from '../../helpers/temp-files.js';
@@ -80,7 +81,10 @@ export function handleId(result: CallToolResult): string {
 const testServer = fileURLToPath(new URL('../../helpers/mcp-test-server.ts', import.meta.url));
 
 /** A factory of the streaming stdio leg to the test server run as a child process. */
-export function stdioUpstream(spilled: SpilledValues, options: { maxMessageBytes?: number } = {}) {
+export function stdioUpstream(
+  spilled: SpilledValues,
+  options: Pick<StdioUpstreamTransportOptions, 'maxMessageBytes' | 'writer'> = {},
+) {
   return () =>
     new StdioUpstreamTransport({
       command: process.execPath,

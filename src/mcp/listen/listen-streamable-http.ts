@@ -2,7 +2,11 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 
 /** What serves one client: an MCP server that connects each new session's transport. */
@@ -33,12 +37,22 @@ export interface ListenOptions {
   allowedHosts?: readonly string[];
   /** A session that sees no request this long is closed (with its upstream). Default 30 minutes. */
   idleMs?: number;
+  /**
+   * The most sessions open at once (each has its own upstream); an `initialize` past it is
+   * answered 503. Default {@link defaultMaxSessions}.
+   */
+  maxSessions?: number;
 }
+
+/** How many sessions a listener keeps open at once unless told otherwise. */
+export const defaultMaxSessions = 16;
 
 /** A running listener. */
 export interface Listener {
   /** `http://host:port/mcp`. */
   url: string;
+  /** The sessions open now, those starting included: what `maxSessions` caps. */
+  readonly sessions: number;
   close(): Promise<void>;
 }
 
@@ -69,7 +83,10 @@ export async function listenStreamableHttp(
     string,
     { transport: StreamableHTTPServerTransport; timer: NodeJS.Timeout }
   >();
+  /** Every transport not closed yet, from the moment an initialize creates it. */
+  const open = new Set<StreamableHTTPServerTransport>();
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
+  const maxSessions = options.maxSessions ?? defaultMaxSessions;
   const allowed = {
     hosts: (options.allowedHosts ?? []).map((host) => host.toLowerCase()),
     origins: (options.allowedOrigins ?? []).map(originOf),
@@ -96,6 +113,14 @@ export async function listenStreamableHttp(
     if (!isInitializeRequest(body)) {
       return reply(response, 400, 'No MCP session: POST initialize first');
     }
+    if (open.size >= maxSessions) {
+      return reply(
+        response,
+        503,
+        `Too many MCP sessions: all ${maxSessions} allowed (--max-sessions, maxSessions) are open; ` +
+          `close one, or wait until one has had no request for ${idleMs / 60_000} minutes`,
+      );
+    }
     const created = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
@@ -105,11 +130,19 @@ export async function listenStreamableHttp(
       },
       onsessionclosed: (id) => forget(id),
     });
+    open.add(created);
     created.onclose = () => {
+      open.delete(created);
       if (created.sessionId) forget(created.sessionId);
     };
-    await server.connect(created);
-    await created.handleRequest(request, response, body);
+    try {
+      await server.connect(created);
+      closeOnFailedInitialize(created, (body as unknown as { id: RequestId }).id);
+      await created.handleRequest(request, response, body);
+    } finally {
+      // The SDK refused the request (406, 415) before it started a session: nothing is kept.
+      if (created.sessionId === undefined) await created.close();
+    }
   }
 
   function forget(id: string): void {
@@ -133,12 +166,27 @@ export async function listenStreamableHttp(
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}/mcp`,
+    get sessions() {
+      return open.size;
+    },
     async close() {
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * Closes the session once it has answered its `initialize` with an error (an upstream that
+ * cannot start): the SDK gave it a session id already, which must not stay usable.
+ */
+function closeOnFailedInitialize(transport: StreamableHTTPServerTransport, id: RequestId): void {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (isJSONRPCErrorResponse(message) && message.id === id) await transport.close();
   };
 }
 

@@ -99,6 +99,11 @@ export class McpSpoolProxy {
     });
   }
 
+  /** The clients served now. */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
   /** Serves one client on `transport` (stdio, Streamable HTTP, in memory). */
   async connect(transport: Transport): Promise<void> {
     const options = this.#options;

@@ -6,6 +6,7 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactUri } from './artifact-uri.js';
+import { eachYielding } from './each-yielding.js';
 
 /** What a {@link ResultSpooler} needs. */
 export interface ResultSpoolerOptions {
@@ -61,9 +62,17 @@ export class ResultSpooler {
     const spilled = this.#options.spilled;
     const bytes = (text: string) => spilled?.peek(text)?.byteLength ?? Buffer.byteLength(text);
     const parts = result.content ?? [];
-    const grouped = parts.filter((part) => lineOf(part) !== undefined);
-    const texts = grouped.map((part) => lineOf(part) as string);
-    const textBytes = texts.reduce((sum, text) => sum + bytes(text), 0);
+    const grouped: Part[] = [];
+    const texts: string[] = [];
+    let textBytes = 0;
+    // A result of a million tiny parts must not hold up the other clients: one pass, yielding.
+    await eachYielding(parts, (part) => {
+      const text = lineOf(part);
+      if (text === undefined) return;
+      grouped.push(part);
+      texts.push(text);
+      textBytes += bytes(text);
+    });
     const structured = result.structuredContent;
     const structuredToken = spilled?.markerToken(structured);
     const structuredBytes =
@@ -104,8 +113,12 @@ export class ResultSpooler {
           parts.length === 1 && only?.type === 'resource' ? only.resource.mimeType : undefined,
       });
     }
-    const dropped = duplicate ? grouped : storeTexts ? grouped : [];
-    const kept = parts.filter((part) => !dropped.includes(part));
+    const dropped = duplicate || storeTexts ? grouped : [];
+    const droppedSet = new Set(dropped);
+    const kept: Part[] = [];
+    await eachYielding(parts, (part) => {
+      if (!droppedSet.has(part)) kept.push(part);
+    });
     try {
       const handles = (await this.#store(outputs, signal)).flat();
       const { structuredContent: _replaced, ...rest } = result;
@@ -232,13 +245,29 @@ function lineOf(part: Part): string | undefined {
   return undefined;
 }
 
-/** The pieces as one source, a newline between two. */
+/** Text gathered from small pieces before it goes to the store as one chunk. */
+const chunkChars = 64 * 1024;
+
+/**
+ * The pieces as one source, a newline between two. Short texts go out gathered in chunks: a
+ * store takes a chunk at a time, and 200,000 parts of a few bytes each would be 400,000 writes.
+ */
 async function* joined(pieces: readonly Piece[]): AsyncIterable<Uint8Array | string> {
+  let pending = '';
   for (const [index, piece] of pieces.entries()) {
-    if (index > 0) yield '\n';
-    if (typeof piece === 'string') yield piece;
-    else yield* piece;
+    if (index > 0) pending += '\n';
+    if (typeof piece === 'string') pending += piece;
+    else {
+      if (pending) yield pending;
+      pending = '';
+      yield* piece;
+    }
+    if (pending.length >= chunkChars) {
+      yield pending;
+      pending = '';
+    }
   }
+  if (pending) yield pending;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
 import { formatBytes } from '../../shared/format-bytes.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../../store/artifact-store-types.js';
@@ -28,6 +29,9 @@ export interface StoreQueryToolsOptions {
   kinds?: ArtifactKinds;
   limits?: ResultLimits;
 }
+
+/** The most characters of an error result. */
+const maxErrorChars = 2_000;
 
 /** How many ids an unknown `callId`'s error names. */
 const namedIds = 10;
@@ -83,10 +87,11 @@ export class StoreQueryTools {
       new DispatchContext({}),
       { signal },
     );
-    return {
-      content: [{ type: 'text', text: contentText(outcome.content) }],
-      ...(outcome.isError ? { isError: true } : {}),
-    };
+    const text = contentText(outcome.content);
+    // An error may quote what the model sent (a 1 MB pattern that does not compile): cut it.
+    return outcome.isError
+      ? { content: [{ type: 'text', text: quoteInput(text, maxErrorChars) }], isError: true }
+      : { content: [{ type: 'text', text }] };
   }
 
   /** Closes the artifacts kept open between queries. */
@@ -161,7 +166,7 @@ export class StoreQueryTools {
       records.length > namedIds ? `, and ${records.length - namedIds} older (artifact_list)` : '';
     throw new SpoolforgeError(
       'E_INVALID_TOOL_ARGS',
-      `No spooled output "${callId}" (it may have expired). ` +
+      `No spooled output "${quoteInput(callId)}" (it may have expired). ` +
         (ids.length ? `callId may be ${ids.join(', ')}${more}` : 'Nothing is spooled.'),
     );
   }

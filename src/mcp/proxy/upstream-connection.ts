@@ -199,6 +199,7 @@ export class UpstreamConnection {
       return new McpError(ErrorCode.InternalError, message);
     }
     if (error.code === ErrorCode.RequestTimeout) {
+      await discardStaleLine(transport, this.#options.timeout / 2);
       const malformed = this.#lastMalformed
         ? ` It last sent malformed output: ${this.#lastMalformed}`
         : '';
@@ -220,6 +221,16 @@ export class UpstreamConnection {
     }
     return error;
   }
+}
+
+/**
+ * After a request timed out: a line the upstream began and stopped adding to for `idleMs` is
+ * most likely the torn answer; dropping it keeps the next answer from being glued to it. Only
+ * a transport that reads lines itself (the stdio upstream transport) can.
+ */
+async function discardStaleLine(transport: Transport | undefined, idleMs: number): Promise<void> {
+  const lines = transport as { discardStaleLine?: (idleMs: number) => Promise<void> } | undefined;
+  await lines?.discardStaleLine?.(idleMs);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+import { failedResponse, isResponse } from './failed-response.js';
 import type { SpilledValues } from './spilled-values.js';
 
 /**
@@ -76,7 +77,9 @@ export class DeliveryQueue {
 
   /**
    * Delivers what was pushed once the writes tracked so far have landed. Rejects with `E_IO` if
-   * one failed; the messages of this flush are then dropped and their values freed.
+   * one failed; the messages of this flush are then dropped and their values freed, and a
+   * response among them becomes a JSON-RPC error saying why, so that its request fails now
+   * rather than at its timeout.
    */
   flush(): Promise<void> {
     const writes = this.#writes;
@@ -85,7 +88,12 @@ export class DeliveryQueue {
     this.#outcomes = [];
     const run = this.#chain.then(async () => {
       await Promise.all(writes);
-      const failure = this.#writeError;
+      const failure =
+        this.#writeError === undefined
+          ? undefined
+          : new SpoolforgeError('E_IO', 'Cannot spool a value from the upstream', {
+              cause: this.#writeError,
+            });
       this.#writeError = undefined;
       for (const outcome of outcomes) {
         if ('message' in outcome && failure === undefined) {
@@ -94,12 +102,11 @@ export class DeliveryQueue {
         }
         if (outcome.tokens) this.release(outcome.tokens);
         if ('error' in outcome) this.#options.onerror?.(outcome.error);
+        else if (failure && isResponse(outcome.message)) {
+          this.#options.onmessage(failedResponse(outcome.message.id, failure));
+        }
       }
-      if (failure !== undefined) {
-        throw new SpoolforgeError('E_IO', 'Cannot spool a value from the upstream', {
-          cause: failure,
-        });
-      }
+      if (failure !== undefined) throw failure;
     });
     this.#chain = run.catch(() => undefined);
     return run;

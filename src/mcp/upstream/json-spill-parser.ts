@@ -1,7 +1,9 @@
 import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { failedResponse } from './failed-response.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import {
+  abandonedMessage,
   malformedLine,
   overflowOutcome,
   quoteChars,
@@ -47,6 +49,8 @@ export class JsonSpillParser {
   readonly #shape = new MessageShape();
   #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
   #invalid: SpoolforgeError | undefined;
+  /** Set when the current message's values could not be spooled: it answers with this. */
+  #failure: SpoolforgeError | undefined;
   #lineBytes = 0;
   #head = '';
   #tokens: string[] = [];
@@ -93,8 +97,38 @@ export class JsonSpillParser {
 
   /** Ends the input: a message cut off by it is dropped (its values freed) and reported. */
   end(): Promise<void> {
-    if (this.#head.trim() !== '')
-      this.#queue.push({ error: tornMessage(this.#head, this.#lineBytes) });
+    return this.#dropLine(tornMessage);
+  }
+
+  /** Whether part of a line has been read and not its end. */
+  get midLine(): boolean {
+    return this.#lineBytes > 0;
+  }
+
+  /**
+   * Drops the line read in part (its values freed) and reports it: the next byte starts a new
+   * line. For a message the server tore and went on from (it answers the next request right
+   * after the torn half), which would otherwise take the next answer down with it.
+   */
+  discardLine(): Promise<void> {
+    return this.#dropLine(abandonedMessage);
+  }
+
+  /**
+   * Drops the line being read because its values could not be spooled (`error`, a full disk):
+   * the rest of it is skipped, and once it ends a response becomes a JSON-RPC error for its
+   * request saying why; the lines after it are read as usual.
+   */
+  failLine(error: SpoolforgeError): void {
+    // A line that spilled nothing yet was not what failed: its own spills are still to come.
+    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw?.sink;
+    if (!this.midLine || !spilling) return;
+    this.#failure = error;
+    this.#drop('invalid');
+  }
+
+  #dropLine(report: (head: string, bytes: number) => SpoolforgeError): Promise<void> {
+    if (this.#head.trim() !== '') this.#queue.push({ error: report(this.#head, this.#lineBytes) });
     this.#drop('invalid');
     this.#reset();
     return this.#queue.flush();
@@ -230,10 +264,17 @@ export class JsonSpillParser {
   }
 
   #finishMessage(): void {
-    if (this.#mode === 'overflow')
+    const id = this.#shape.capturedId();
+    if (this.#failure) {
+      this.#queue.push(
+        id !== undefined && !this.#shape.hasMethod
+          ? { message: failedResponse(id, this.#failure) }
+          : { error: this.#failure },
+      );
+    } else if (this.#mode === 'overflow')
       this.#queue.push(
         overflowOutcome({
-          id: this.#shape.capturedId(),
+          id,
           hasMethod: this.#shape.hasMethod,
           bytes: this.#lineBytes,
           limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
@@ -269,6 +310,7 @@ export class JsonSpillParser {
   #reset(): void {
     this.#mode = 'keep';
     this.#invalid = undefined;
+    this.#failure = undefined;
     this.#lineBytes = 0;
     this.#skeletonOverflow = false;
     this.#spillMemory.reset();

@@ -64,6 +64,21 @@ export function tornMessage(head: string, bytes: number): SpoolforgeError {
   );
 }
 
+/**
+ * `E_MCP_MALFORMED` for a message the upstream left unfinished while a request timed out.
+ *
+ * @example
+ * ```ts
+ * const error = abandonedMessage('{"jsonrpc":"2.0","id":3,"res', 120_000);
+ * ```
+ */
+export function abandonedMessage(head: string, bytes: number): SpoolforgeError {
+  return new SpoolforgeError(
+    'E_MCP_MALFORMED',
+    `Dropped a message the upstream left unfinished while a request timed out (${bytes} bytes), so that the next line starts afresh: ${quoted(head)}`,
+  );
+}
+
 function quoted(text: string): string {
   return JSON.stringify(text.length > quoteChars ? `${text.slice(0, quoteChars)}…` : text);
 }

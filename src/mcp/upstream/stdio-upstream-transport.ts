@@ -6,6 +6,7 @@ import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { SpoolWriterOptions } from '../../spool/spool-writer.js';
 import { JsonSpillParser } from './json-spill-parser.js';
 import type { SpilledValues } from './spilled-values.js';
+import { processStderrRelay } from './stderr-relay.js';
 import { StderrTail } from './stderr-tail.js';
 
 /**
@@ -38,8 +39,9 @@ export interface StdioUpstreamTransportOptions {
   /** A longer message is answered with a JSON-RPC error (the proxy's `--max-result`). Default 1 GiB. */
   maxMessageBytes?: number;
   /**
-   * `'inherit'` (default): the server's stderr goes on to this process's stderr, and its tail is
-   * kept; `'pipe'`: only the tail is kept.
+   * `'inherit'` (default): the server's stderr goes on to this process's stderr (past 1 MiB
+   * that stderr has not taken, dropped and counted), and its tail is kept; `'pipe'`: only the
+   * tail is kept.
    */
   stderr?: 'inherit' | 'pipe';
   /** How long `close()` waits after ending stdin, then after SIGTERM, before the next step. Default 2 s. */
@@ -89,6 +91,9 @@ export class StdioUpstreamTransport implements Transport {
   #settleExit: (exit: UpstreamExit) => void = () => undefined;
   #child: Child | undefined;
   #closed = false;
+  #parser: JsonSpillParser | undefined;
+  /** When the server's stdout last gave a chunk (`performance.now()`). */
+  #lastOutputAt = 0;
 
   constructor(options: StdioUpstreamTransportOptions) {
     this.#options = options;
@@ -124,7 +129,7 @@ export class StdioUpstreamTransport implements Transport {
     this.#child = child;
     child.stderr.on('data', (chunk: Buffer) => {
       this.#tail.push(chunk);
-      if (stderr === 'inherit') process.stderr.write(chunk);
+      if (stderr === 'inherit') processStderrRelay.write(chunk);
     });
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.stderr.on('error', () => undefined); // the tail is best effort
@@ -174,6 +179,18 @@ export class StdioUpstreamTransport implements Transport {
     });
   }
 
+  /**
+   * Drops a line the server began and has not added to for `idleMs` (reported through
+   * `onerror`), so that the next byte starts a new line: after a request timed out on a torn
+   * response, the server's next answer would otherwise be read as the torn line's rest and lost.
+   * A line still arriving is left alone.
+   */
+  async discardStaleLine(idleMs: number): Promise<void> {
+    const parser = this.#parser;
+    if (!parser?.midLine || performance.now() - this.#lastOutputAt < idleMs) return;
+    await parser.discardLine().catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
   /** Ends the server's stdin, then sends SIGTERM after the grace period, then SIGKILL. */
   async close(): Promise<void> {
     const child = this.#child;
@@ -205,10 +222,19 @@ export class StdioUpstreamTransport implements Transport {
         : { maxMessageBytes: this.#options.maxMessageBytes }),
       ...(this.#options.writer === undefined ? {} : { writer: this.#options.writer }),
     });
+    this.#parser = parser;
     try {
-      for await (const chunk of child.stdout) await parser.write(chunk as Buffer);
+      for await (const chunk of child.stdout) {
+        this.#lastOutputAt = performance.now();
+        await parser.write(chunk as Buffer).catch((error: SpoolforgeError) => {
+          // A spool that cannot be written (a full disk): the messages it was for answer their
+          // requests with the error; the server is fine and goes on being read.
+          this.onerror?.(error);
+          parser.failLine(error);
+        });
+      }
     } catch (error) {
-      // Spools that cannot be written (a full disk): nothing more can be read safely.
+      // Its output cannot be read: nothing more can be read safely.
       this.onerror?.(
         SpoolforgeError.isInstance(error)
           ? error
