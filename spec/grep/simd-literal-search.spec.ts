@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BytesLineMatcher } from '../../src/grep/line-matcher.js';
 import { SimdLiteralSearch } from '../../src/grep/simd-literal-search.js';
 import { countableBuffer } from '../../src/spool/simd-newline-count.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -79,5 +80,32 @@ describe('SimdLiteralSearch', () => {
     expect(visited(search, lines)).toEqual(reference(lines, Buffer.from('ERROR')));
     // Outside the kernels' memory and over their 1 MiB copy window: left to the caller.
     expect(search.countLines(Buffer.alloc(2 * 1024 * 1024, 0x45))).toBeUndefined();
+  });
+
+  it('answers for BytesLineMatcher as its byte searches do, as blocks turn dense and sparse', () => {
+    const random = seededRandom(41);
+    const needle = Buffer.from('ERROR');
+    const matcher = new BytesLineMatcher(needle);
+    const { buffer: pooled, release } = countableBuffer(256 * 1024);
+    try {
+      for (let round = 0; round < 40; round++) {
+        // A block's density decides how the next block in the kernels' memory is searched.
+        const share = round % 3 === 0 ? 0.001 : random();
+        let text = '';
+        while (text.length < 200_000) {
+          text += random() < share ? 'ts ERROR disk\r\n' : 'ts INFO \xff ok ERRO\n';
+        }
+        const block = pooled.subarray(0, Buffer.from(text, 'latin1').copy(pooled));
+        const expected = reference(block, needle);
+        const lines: number[][] = [];
+        const count = matcher.visitLines(block, (start, hit, end) => lines.push([start, hit, end]));
+        expect(lines, `round ${round}`).toEqual(expected);
+        expect(count).toBe(expected.length);
+        expect(matcher.countMatchingLines(block)).toBe(expected.length);
+        expect(matcher.matchingLines(block)).toEqual(expected.map(([start]) => start));
+      }
+    } finally {
+      release();
+    }
   });
 });

@@ -76,10 +76,15 @@ export class SimdLiteralSearch {
     return found.length / 3;
   }
 
+  /** Whether `block` lies in the kernels' memory (a scan's read), searched without a copy. */
+  inPlace(block: Uint8Array): boolean {
+    return block.buffer === this.#kernels.memory;
+  }
+
   /** Where `block` starts in the kernels' memory, copied there if it lies elsewhere. */
   #place(block: Uint8Array): number | undefined {
     const kernels = this.#kernels;
-    if (block.buffer === kernels.memory) return block.byteOffset;
+    if (this.inPlace(block)) return block.byteOffset;
     if (!kernels.grown || block.length > searchWindow.length) return undefined;
     kernels.bytes.set(block, searchWindow.offset);
     return searchWindow.offset;

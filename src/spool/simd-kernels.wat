@@ -103,6 +103,28 @@
     (local.set $at (local.get $start))
     (block $finished
       (loop $scan
+        ;; 64 positions at a time while none is a candidate: one branch per four lanes
+        (block $candidate
+          (loop $skip
+            (br_if $candidate
+              (i32.gt_s (i32.add (i32.add (local.get $at) (local.get $pair)) (i32.const 64)) (local.get $end)))
+            (br_if $candidate (v128.any_true (v128.or
+              (v128.or
+                (v128.and
+              (i8x16.eq (v128.load offset=0 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=0 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+                (v128.and
+              (i8x16.eq (v128.load offset=16 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=16 (i32.add (local.get $at) (local.get $pair))) (local.get $second))))
+              (v128.or
+                (v128.and
+              (i8x16.eq (v128.load offset=32 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=32 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+                (v128.and
+              (i8x16.eq (v128.load offset=48 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=48 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))))))
+            (local.set $at (i32.add (local.get $at) (i32.const 64)))
+            (br $skip)))
         (local.set $base (local.get $at))
         (if (i32.le_s (i32.add (i32.add (local.get $at) (local.get $pair)) (i32.const 16)) (local.get $end))
           (then
