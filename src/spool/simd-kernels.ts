@@ -1,3 +1,5 @@
+/// <reference path="./wat-module.d.ts" />
+// The type of the `.wat` import, also for programs that start from the entries (doc examples).
 import kernelsBase64 from './simd-kernels.wat';
 
 /** The part of the WebAssembly API used here (the project's `lib` has no WebAssembly types). */
