@@ -2,10 +2,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { compileWat } from './scripts/compile-wat.mjs';
 
 // Specs run against the built package (`npm run build` first), the way users import it,
 // so the regex worker and the CLI are the real compiled files.
 export default defineConfig({
+  // Specs that import src/ reach its `.wat` kernels, compiled as the build compiles them.
+  plugins: [{ name: 'wat', load: (id) => (id.endsWith('.wat') ? compileWat(id) : undefined) }],
   resolve: {
     alias: [
       {

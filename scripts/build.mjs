@@ -8,11 +8,17 @@
 // run. Workers are entries too, found through src/shared/worker-url.ts: that file is an entry
 // as well, so its code always lands in a chunk one directory below dist/ (dist/chunks/ or
 // dist/cli/), from where one relative URL reaches every worker.
+//
+// WebAssembly kernels are written as text (`src/**/*.wat`): each is compiled here with wabt's
+// wat2wasm (the `wabt` devDependency) and inlined into the bundles as base64. A module of under
+// 1 KB is cheaper inline than as a file beside chunks in two directories and worker threads:
+// it compiles synchronously on first use, with no read and no path to resolve.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { compileWat } from './compile-wat.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -26,8 +32,20 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
+/** Each imported `.wat` file, compiled (see scripts/compile-wat.mjs). */
+const wat = {
+  name: 'wat',
+  setup(plugin) {
+    plugin.onLoad({ filter: /\.wat$/ }, ({ path }) => ({
+      contents: compileWat(path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** What both bundles share: ES modules for Node 20, packages left to the user's install. */
 const common = {
+  plugins: [wat],
   bundle: true,
   splitting: true,
   format: 'esm',

@@ -1,5 +1,6 @@
 import { newline } from '../spool/newlines.js';
 import { needleAnchor } from './needle-anchor.js';
+import { SimdLiteralSearch } from './simd-literal-search.js';
 
 /**
  * Finds the matching lines of a block of whole lines (see `lineBlocks`).
@@ -39,6 +40,10 @@ export class BytesLineMatcher implements LineMatcher {
   /** Where in the needle the anchor byte is (chosen on the first block), and its value. */
   #anchor = -1;
   #anchorByte = 0;
+  /** The SIMD search, filtering on the needle's first byte and its anchor (see `visitLines`). */
+  #simd: SimdLiteralSearch | undefined;
+  /** Whether the last block held a matching line per 4 KiB or more. */
+  #dense = false;
 
   constructor(needle: Buffer) {
     this.#needle = needle;
@@ -71,7 +76,22 @@ export class BytesLineMatcher implements LineMatcher {
     if (this.#anchor === -1) {
       this.#anchor = needleAnchor(needle, bytes);
       this.#anchorByte = needle[this.#anchor] as number;
+      this.#simd = SimdLiteralSearch.create(needle, this.#anchor || needle.length - 1);
     }
+    // Dense matches cost a few byte searches each here; the SIMD kernel finds them in one pass
+    // (1 MiB blocks in its memory, a matching line per KiB: 1.2-1.6x faster). Sparse ones it
+    // loses to a byte search for the anchor (2.5x slower), so the last block's density decides.
+    const simd = this.#dense && this.#simd?.inPlace(block) ? this.#simd : undefined;
+    const count = simd
+      ? ((visit ? simd.visitLines(block, visit) : simd.countLines(block)) as number)
+      : this.#anchoredLines(bytes, visit);
+    this.#dense = count > block.length >> 12;
+    return count;
+  }
+
+  /** {@link visitLines} with candidates from a byte search for the anchor. */
+  #anchoredLines(bytes: Buffer, visit: LineVisitor | undefined): number {
+    const needle = this.#needle;
     const anchor = this.#anchor;
     const anchorByte = this.#anchorByte;
     let count = 0;

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { BytesLineMatcher } from '../../src/grep/line-matcher.js';
+import { SimdLiteralSearch } from '../../src/grep/simd-literal-search.js';
+import { countableBuffer } from '../../src/spool/simd-newline-count.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+/** The obvious answer: each line holding the needle as [start, first hit, end], byte by byte. */
+function reference(bytes: Uint8Array, needle: Uint8Array): number[][] {
+  const lines: number[][] = [];
+  const occursAt = (at: number) =>
+    at + needle.length <= bytes.length && needle.every((byte, index) => bytes[at + index] === byte);
+  let lineStart = 0;
+  for (let at = 0; at < bytes.length; at++) {
+    if (!occursAt(at)) continue;
+    let start = at;
+    while (start > lineStart && bytes[start - 1] !== 0x0a) start--;
+    let end = at;
+    while (end < bytes.length && bytes[end] !== 0x0a) end++;
+    lines.push([start, at, end]);
+    lineStart = end + 1;
+    at = end;
+  }
+  return lines;
+}
+
+function visited(search: SimdLiteralSearch, block: Uint8Array): number[][] | undefined {
+  const lines: number[][] = [];
+  const count = search.visitLines(block, (start, hit, end) => lines.push([start, hit, end]));
+  if (count === undefined) return undefined;
+  expect(count).toBe(lines.length);
+  expect(search.countLines(block)).toBe(count);
+  return lines;
+}
+
+/** Bytes of log text's kind: lines, CRLF, invalid UTF-8 and the needle's bytes, in a small alphabet. */
+const alphabet = [0x0a, 0x0d, 0x45, 0x52, 0x4f, 0x61, 0x20, 0xff, 0xc3, 0x28];
+
+describe('SimdLiteralSearch', () => {
+  it('finds what a byte-by-byte search finds, in and outside the kernels memory', () => {
+    const random = seededRandom(29);
+    const { buffer: pooled, release } = countableBuffer(64 * 1024);
+    try {
+      for (let trial = 0; trial < 600; trial++) {
+        const length = Math.floor(random() ** 2 * 4000);
+        const bytes = Buffer.alloc(length);
+        const newlineShare = random() * 0.3;
+        for (let index = 0; index < length; index++) {
+          bytes[index] =
+            random() < newlineShare ? 0x0a : (alphabet[Math.floor(random() * 9) + 1] as number);
+        }
+        const needleLength = 1 + Math.floor(random() ** 2 * 32);
+        const needle = Buffer.from(
+          Array.from({ length: needleLength }, () => alphabet[Math.floor(random() * 10)] as number),
+        );
+        // Needles at the block's edges: the first and last bytes, a line cut by the block's end.
+        if (trial % 3 === 0 && length >= needleLength) needle.set(bytes.subarray(0, needleLength));
+        if (trial % 3 === 1 && length >= needleLength) needle.set(bytes.subarray(-needleLength));
+        const search = SimdLiteralSearch.create(needle, Math.floor(random() * needleLength));
+        if (!search) throw new Error('WebAssembly SIMD is missing');
+        const expected = reference(bytes, needle);
+        const label = `trial ${trial}: ${JSON.stringify([...needle])}`;
+        expect(visited(search, bytes), label).toEqual(expected);
+        // The same bytes inside the kernels' memory, at an odd offset: searched where they lie.
+        const offset = 1 + Math.floor(random() * 60);
+        const inPlace = pooled.subarray(offset, offset + length);
+        inPlace.set(bytes);
+        expect(visited(search, inPlace), label).toEqual(expected);
+      }
+    } finally {
+      release();
+    }
+  });
+
+  it('takes an empty block, more matching lines than one kernel call writes, and no oversized copy', () => {
+    const search = SimdLiteralSearch.create(Buffer.from('ERROR'));
+    if (!search) throw new Error('WebAssembly SIMD is missing');
+    expect(visited(search, new Uint8Array(0))).toEqual([]);
+    // 20,000 matching lines: several batches of the kernel's out area, resumed at line starts.
+    const lines = Buffer.from('x ERROR\r\nINFO\n'.repeat(20_000));
+    expect(visited(search, lines)).toEqual(reference(lines, Buffer.from('ERROR')));
+    // Outside the kernels' memory and over their 1 MiB copy window: left to the caller.
+    expect(search.countLines(Buffer.alloc(2 * 1024 * 1024, 0x45))).toBeUndefined();
+  });
+
+  it('answers for BytesLineMatcher as its byte searches do, as blocks turn dense and sparse', () => {
+    const random = seededRandom(41);
+    const needle = Buffer.from('ERROR');
+    const matcher = new BytesLineMatcher(needle);
+    const { buffer: pooled, release } = countableBuffer(256 * 1024);
+    try {
+      for (let round = 0; round < 40; round++) {
+        // A block's density decides how the next block in the kernels' memory is searched.
+        const share = round % 3 === 0 ? 0.001 : random();
+        let text = '';
+        while (text.length < 200_000) {
+          text += random() < share ? 'ts ERROR disk\r\n' : 'ts INFO \xff ok ERRO\n';
+        }
+        const block = pooled.subarray(0, Buffer.from(text, 'latin1').copy(pooled));
+        const expected = reference(block, needle);
+        const lines: number[][] = [];
+        const count = matcher.visitLines(block, (start, hit, end) => lines.push([start, hit, end]));
+        expect(lines, `round ${round}`).toEqual(expected);
+        expect(count).toBe(expected.length);
+        expect(matcher.countMatchingLines(block)).toBe(expected.length);
+        expect(matcher.matchingLines(block)).toEqual(expected.map(([start]) => start));
+      }
+    } finally {
+      release();
+    }
+  });
+});

@@ -1,0 +1,169 @@
+;; spoolforge's WebAssembly SIMD kernels. `npm run build` compiles this file with wabt's
+;; wat2wasm (the `wabt` devDependency, SIMD enabled) and inlines the module into the bundles;
+;; src/spool/simd-kernels.ts instantiates it and lays out its memory. Edit here, rebuild.
+;;
+;; Both kernels work on bytes in this module's memory, where a scan's reads land
+;; (`countableBuffer`), so a chunk is counted and searched without a copy.
+(module
+  (memory (export "memory") 3)
+
+  ;; Where the last `search` call stopped: the next position to search from.
+  (global $resume (export "resume") (mut i32) (i32.const 0))
+
+  ;; Counts `\n` in [start, end), whole 64-byte groups only: the caller counts the rest.
+  (func (export "count") (param $start i32) (param $end i32) (result i32)
+    (local $newlines v128) (local $total i32)
+    (local.set $newlines (i8x16.splat (i32.const 10)))
+    (local.set $end
+      (i32.sub (local.get $end) (i32.and (i32.sub (local.get $end) (local.get $start)) (i32.const 63))))
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_u (local.get $start) (local.get $end)))
+        (local.set $total (i32.add (local.get $total) (i32.add
+          (i32.add
+            (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=0 (local.get $start)) (local.get $newlines))))
+            (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $start)) (local.get $newlines)))))
+          (i32.add
+            (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $start)) (local.get $newlines))))
+            (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load offset=48 (local.get $start)) (local.get $newlines))))))))
+        (local.set $start (i32.add (local.get $start) (i32.const 64)))
+        (br $group)))
+    (local.get $total))
+
+  ;; The first `\n` in [from, end), or `end`.
+  (func $lineEnd (param $from i32) (param $end i32) (result i32)
+    (local $mask i32)
+    (block $scalar
+      (loop $lanes
+        (br_if $scalar (i32.gt_s (i32.add (local.get $from) (i32.const 16)) (local.get $end)))
+        (local.set $mask (i8x16.bitmask
+          (i8x16.eq (v128.load (local.get $from)) (i8x16.splat (i32.const 10)))))
+        (if (local.get $mask)
+          (then (return (i32.add (local.get $from) (i32.ctz (local.get $mask))))))
+        (local.set $from (i32.add (local.get $from) (i32.const 16)))
+        (br $lanes)))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.ge_u (local.get $from) (local.get $end)))
+        (br_if $done (i32.eq (i32.load8_u (local.get $from)) (i32.const 10)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $bytes)))
+    (local.get $from))
+
+  ;; The start of the line holding `at`: just past the last `\n` in [start, at), or `start`.
+  (func $lineStart (param $start i32) (param $at i32) (result i32)
+    (local $mask i32)
+    (block $scalar
+      (loop $lanes
+        (br_if $scalar (i32.lt_s (i32.sub (local.get $at) (i32.const 16)) (local.get $start)))
+        (local.set $mask (i8x16.bitmask
+          (i8x16.eq (v128.load offset=0 (i32.sub (local.get $at) (i32.const 16))) (i8x16.splat (i32.const 10)))))
+        (if (local.get $mask)
+          ;; the highest set bit is the last `\n`: at - 16 + (31 - clz), and the line starts after it
+          (then (return (i32.sub (i32.add (local.get $at) (i32.const 16)) (i32.clz (local.get $mask))))))
+        (local.set $at (i32.sub (local.get $at) (i32.const 16)))
+        (br $lanes)))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.le_u (local.get $at) (local.get $start)))
+        (br_if $done (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 10)))
+        (local.set $at (i32.sub (local.get $at) (i32.const 1)))
+        (br $bytes)))
+    (local.get $at))
+
+  ;; Whether the `length` bytes at `needle` occur at `at`.
+  (func $matchesAt (param $needle i32) (param $length i32) (param $at i32) (result i32)
+    (local $index i32)
+    (block $differs
+      (loop $bytes
+        (if (i32.ge_u (local.get $index) (local.get $length)) (then (return (i32.const 1))))
+        (br_if $differs (i32.ne
+          (i32.load8_u (i32.add (local.get $at) (local.get $index)))
+          (i32.load8_u (i32.add (local.get $needle) (local.get $index)))))
+        (local.set $index (i32.add (local.get $index) (i32.const 1)))
+        (br $bytes)))
+    (i32.const 0))
+
+  ;; Finds the lines of [start, end) holding the `length` (>= 1) bytes at `needle`, in order.
+  ;; Candidates come 16 positions at a time from a packed pair: the needle's first byte and
+  ;; its byte at `pair`, compared at both offsets and the masks ANDed, so a candidate needs two
+  ;; bytes right; each is then compared whole. Each matching line's start, the needle's first
+  ;; hit in it and its end (its `\n`, or `end`) go to `out` as three i32s, up to `capacity`
+  ;; lines; with `out` 0 nothing is written and line starts are not looked for (a count).
+  ;; Returns how many lines it found, and leaves in $resume where to call again (>= end: done).
+  (func (export "search")
+    (param $needle i32) (param $length i32) (param $pair i32)
+    (param $start i32) (param $end i32) (param $out i32) (param $capacity i32)
+    (result i32)
+    (local $first v128) (local $second v128)
+    (local $at i32) (local $base i32) (local $mask i32) (local $hit i32) (local $lineEnd i32)
+    (local $found i32)
+    (local.set $first (i8x16.splat (i32.load8_u (local.get $needle))))
+    (local.set $second (i8x16.splat (i32.load8_u (i32.add (local.get $needle) (local.get $pair)))))
+    (local.set $at (local.get $start))
+    (block $finished
+      (loop $scan
+        ;; 64 positions at a time while none is a candidate: one branch per four lanes
+        (block $candidate
+          (loop $skip
+            (br_if $candidate
+              (i32.gt_s (i32.add (i32.add (local.get $at) (local.get $pair)) (i32.const 64)) (local.get $end)))
+            (br_if $candidate (v128.any_true (v128.or
+              (v128.or
+                (v128.and
+              (i8x16.eq (v128.load offset=0 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=0 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+                (v128.and
+              (i8x16.eq (v128.load offset=16 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=16 (i32.add (local.get $at) (local.get $pair))) (local.get $second))))
+              (v128.or
+                (v128.and
+              (i8x16.eq (v128.load offset=32 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=32 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+                (v128.and
+              (i8x16.eq (v128.load offset=48 (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load offset=48 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))))))
+            (local.set $at (i32.add (local.get $at) (i32.const 64)))
+            (br $skip)))
+        (local.set $base (local.get $at))
+        (if (i32.le_s (i32.add (i32.add (local.get $at) (local.get $pair)) (i32.const 16)) (local.get $end))
+          (then
+            (local.set $mask (i8x16.bitmask (v128.and
+              (i8x16.eq (v128.load (local.get $at)) (local.get $first))
+              (i8x16.eq (v128.load (i32.add (local.get $at) (local.get $pair))) (local.get $second)))))
+            (local.set $at (i32.add (local.get $at) (i32.const 16))))
+          (else
+            ;; the last positions, one at a time; the whole compare checks the pair
+            (if (i32.gt_s (i32.add (local.get $at) (local.get $length)) (local.get $end))
+              (then
+                (local.set $at (local.get $end))
+                (br $finished)))
+            (local.set $mask (i32.const 1))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+        (block $nextGroup
+          (loop $candidates
+            (br_if $nextGroup (i32.eqz (local.get $mask)))
+            (local.set $hit (i32.add (local.get $base) (i32.ctz (local.get $mask))))
+            (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+            (br_if $candidates (i32.gt_s (i32.add (local.get $hit) (local.get $length)) (local.get $end)))
+            (br_if $candidates (i32.eqz
+              (call $matchesAt (local.get $needle) (local.get $length) (local.get $hit))))
+            (local.set $lineEnd (call $lineEnd (local.get $hit) (local.get $end)))
+            (if (local.get $out)
+              (then
+                (i32.store (local.get $out) (call $lineStart (local.get $start) (local.get $hit)))
+                (i32.store offset=4 (local.get $out) (local.get $hit))
+                (i32.store offset=8 (local.get $out) (local.get $lineEnd))
+                (local.set $out (i32.add (local.get $out) (i32.const 12)))))
+            (local.set $found (i32.add (local.get $found) (i32.const 1)))
+            ;; the rest of a matching line needs no look
+            (local.set $at (i32.add (local.get $lineEnd) (i32.const 1)))
+            (br_if $finished (i32.ge_s (local.get $at) (local.get $end)))
+            (br_if $finished (i32.and
+              (i32.ne (local.get $out) (i32.const 0))
+              (i32.eq (local.get $found) (local.get $capacity))))
+            (br $scan)))
+        (br $scan)))
+    (global.set $resume (local.get $at))
+    (local.get $found))
+)
