@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineLocalRegex } from '../../src/grep/line-local-regex.js';
-import { regexMatchingLines } from '../../src/grep/regex-lines.js';
+import { regexCountLines, regexMatchingLines } from '../../src/grep/regex-lines.js';
 import { referenceMatchingLines } from '../helpers/reference-lines.js';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
 
@@ -71,9 +71,10 @@ describe('lineLocalRegex', () => {
         for (const flags of ['s', 'si']) {
           const regex = new RegExp(source, flags);
           expect(lineLocalRegex(regex), source).toBeDefined();
-          expect(regexMatchingLines(regex, bytes), `${source} /${flags} round ${round}`).toEqual(
-            referenceMatchingLines(regex, bytes),
-          );
+          const expected = referenceMatchingLines(regex, bytes);
+          const label = `${source} /${flags} round ${round}`;
+          expect(regexMatchingLines(regex, bytes), label).toEqual(expected);
+          expect(regexCountLines(regex, bytes), label).toBe(expected.length);
         }
       }
     }

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BytesLineMatcher } from '../../src/grep/line-matcher.js';
+import { BytesLineMatcher, CaseFoldingBytesLineMatcher } from '../../src/grep/line-matcher.js';
 import { SimdLiteralSearch } from '../../src/grep/simd-literal-search.js';
 import { countableBuffer } from '../../src/spool/simd-newline-count.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 /** The obvious answer: each line holding the needle as [start, first hit, end], byte by byte. */
-function reference(bytes: Uint8Array, needle: Uint8Array): number[][] {
+function reference(bytes: Uint8Array, needle: Uint8Array, foldCase = false): number[][] {
   const lines: number[][] = [];
+  const fold = (byte: number) => (foldCase && byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte);
   const occursAt = (at: number) =>
-    at + needle.length <= bytes.length && needle.every((byte, index) => bytes[at + index] === byte);
+    at + needle.length <= bytes.length &&
+    needle.every((byte, index) => fold(bytes[at + index] as number) === fold(byte));
   let lineStart = 0;
   for (let at = 0; at < bytes.length; at++) {
     if (!occursAt(at)) continue;
@@ -71,6 +73,39 @@ describe('SimdLiteralSearch', () => {
     }
   });
 
+  it('matches ASCII letters in either case with foldCase, and only letters', () => {
+    const random = seededRandom(41);
+    // Letters in both cases, and bytes whose case bit makes them look like others ('@' and
+    // '`', '[' and '{', 0xc5 and 0xe5): only letters may fold.
+    const folding = [0x0a, 0x45, 0x65, 0x52, 0x72, 0x40, 0x60, 0x5b, 0x7b, 0xc5, 0xe5, 0x20];
+    const { buffer: pooled, release } = countableBuffer(64 * 1024);
+    try {
+      for (let trial = 0; trial < 400; trial++) {
+        const length = Math.floor(random() ** 2 * 3000);
+        const bytes = Buffer.from(
+          Array.from({ length }, () => folding[Math.floor(random() * folding.length)] as number),
+        );
+        const needleLength = 1 + Math.floor(random() ** 2 * 12);
+        const needle = Buffer.from(
+          Array.from(
+            { length: needleLength },
+            () => folding[1 + Math.floor(random() * (folding.length - 1))] as number,
+          ),
+        );
+        const search = SimdLiteralSearch.create(needle, Math.floor(random() * needleLength), true);
+        if (!search) throw new Error('WebAssembly SIMD is missing');
+        const expected = reference(bytes, needle, true);
+        const label = `trial ${trial}: ${JSON.stringify([...needle])}`;
+        expect(visited(search, bytes), label).toEqual(expected);
+        const inPlace = pooled.subarray(3, 3 + length);
+        inPlace.set(bytes);
+        expect(visited(search, inPlace), label).toEqual(expected);
+      }
+    } finally {
+      release();
+    }
+  });
+
   it('takes an empty block, more matching lines than one kernel call writes, and no oversized copy', () => {
     const search = SimdLiteralSearch.create(Buffer.from('ERROR'));
     if (!search) throw new Error('WebAssembly SIMD is missing');
@@ -103,6 +138,55 @@ describe('SimdLiteralSearch', () => {
         expect(count).toBe(expected.length);
         expect(matcher.countMatchingLines(block)).toBe(expected.length);
         expect(matcher.matchingLines(block)).toEqual(expected.map(([start]) => start));
+      }
+    } finally {
+      release();
+    }
+  });
+
+  it('answers for BytesLineMatcher once its anchor byte proves common, from that block on', () => {
+    const random = seededRandom(43);
+    // Every byte of the needle is common in the text; the pair of them at their distance is not.
+    const needle = Buffer.from('abab a');
+    const matcher = new BytesLineMatcher(needle);
+    const { buffer: pooled, release } = countableBuffer(256 * 1024);
+    try {
+      for (let round = 0; round < 20; round++) {
+        const text = Array.from({ length: 150_000 }, () => 'ab \n'[Math.floor(random() * 4)]).join(
+          '',
+        );
+        // In the kernels' memory first (the block that finds the anchor common goes on with the
+        // SIMD search), then outside it (byte searches for the needle).
+        for (const block of [
+          pooled.subarray(0, Buffer.from(text, 'latin1').copy(pooled)),
+          Buffer.from(text, 'latin1'),
+        ]) {
+          const expected = reference(block, needle);
+          expect(matcher.countMatchingLines(block), `round ${round}`).toBe(expected.length);
+          expect(matcher.matchingLines(block), `round ${round}`).toEqual(
+            expected.map(([start]) => start),
+          );
+        }
+      }
+    } finally {
+      release();
+    }
+  });
+
+  it('answers for CaseFoldingBytesLineMatcher in the kernels memory as outside it', () => {
+    const random = seededRandom(47);
+    const matcher = new CaseFoldingBytesLineMatcher('eRr@');
+    const { buffer: pooled, release } = countableBuffer(64 * 1024);
+    try {
+      for (let round = 0; round < 30; round++) {
+        const length = Math.floor(random() * 60_000);
+        const text = Array.from({ length }, () => 'eErR@`\n'[Math.floor(random() * 7)]).join('');
+        const outside = Buffer.from(text, 'latin1');
+        const inside = pooled.subarray(0, outside.copy(pooled));
+        const expected = reference(outside, Buffer.from('err@'), true).map(([start]) => start);
+        expect(matcher.matchingLines(outside), `round ${round}`).toEqual(expected);
+        expect(matcher.matchingLines(inside), `round ${round}`).toEqual(expected);
+        expect(matcher.countMatchingLines(inside), `round ${round}`).toBe(expected.length);
       }
     } finally {
       release();

@@ -94,6 +94,8 @@ export class GrepScanState {
    */
   jump(block: Uint8Array, starts: ArrayLike<number>): boolean {
     const sink = this.#sink;
+    // Counting: nothing about a line but that it matched.
+    if (!sink) return this.#add(starts.length);
     let runStart = 0;
     let runEnd = 0;
     let runLines = 0;

@@ -1,5 +1,5 @@
 import type { LineMatcher } from './line-matcher.js';
-import { regexMatchingLines } from './regex-lines.js';
+import { regexCountLines, regexMatchingLines } from './regex-lines.js';
 
 /**
  * Tests each line against a regex on the calling thread: no copy into a worker, no message
@@ -22,6 +22,14 @@ export class InThreadRegexLineMatcher implements LineMatcher {
   matchingLines(block: Uint8Array): number[] {
     const bytes = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
     return regexMatchingLines(this.#regex, bytes);
+  }
+
+  /** How many lines of `block` match, without locating where they start (`grep -c`). */
+  countMatchingLines(block: Uint8Array): number {
+    return regexCountLines(
+      this.#regex,
+      Buffer.from(block.buffer, block.byteOffset, block.byteLength),
+    );
   }
 
   async dispose(): Promise<void> {}

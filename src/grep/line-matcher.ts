@@ -27,8 +27,9 @@ export interface LineMatcher {
  * Candidates come from a byte search (`memchr` speed) for the needle's byte rarest in the
  * first block (see `needleAnchor`), each checked in place: `Buffer.indexOf` of a whole needle
  * runs several times slower on log text.
- * Where that byte turns out common in a block, the rest of the block falls back to
- * `Buffer.indexOf` of the needle. An empty needle matches every line, as in grep.
+ * Where that byte turns out common in a block, the rest of the block and the blocks after it
+ * go to the SIMD pair filter (`SimdLiteralSearch`), or to `Buffer.indexOf` of the needle for a
+ * block outside its memory. An empty needle matches every line, as in grep.
  *
  * @example
  * ```ts
@@ -44,6 +45,8 @@ export class BytesLineMatcher implements LineMatcher {
   #simd: SimdLiteralSearch | undefined;
   /** Whether the last block held a matching line per 4 KiB or more. */
   #dense = false;
+  /** Whether the anchor byte proved common (too many false candidates) in a block. */
+  #commonAnchor = false;
 
   constructor(needle: Buffer) {
     this.#needle = needle;
@@ -81,7 +84,9 @@ export class BytesLineMatcher implements LineMatcher {
     // Dense matches cost a few byte searches each here; the SIMD kernel finds them in one pass
     // (1 MiB blocks in its memory, a matching line per KiB: 1.2-1.6x faster). Sparse ones it
     // loses to a byte search for the anchor (2.5x slower), so the last block's density decides.
-    const simd = this.#dense && this.#simd?.inPlace(block) ? this.#simd : undefined;
+    // So does an anchor byte that proved common: the pair of bytes filters where one cannot.
+    const simd =
+      (this.#dense || this.#commonAnchor) && this.#simd?.inPlace(block) ? this.#simd : undefined;
     const count = simd
       ? ((visit ? simd.visitLines(block, visit) : simd.countLines(block)) as number)
       : this.#anchoredLines(bytes, visit);
@@ -104,7 +109,8 @@ export class BytesLineMatcher implements LineMatcher {
         if (--falseCandidates < 0) {
           // Every line before this candidate's is decided; this one has no match before it.
           const lineStart = start > 0 ? bytes.lastIndexOf(newline, start - 1) + 1 : 0;
-          return count + searchLines(bytes, needle, lineStart, visit);
+          this.#commonAnchor = true;
+          return count + this.#restOfBlock(bytes, lineStart, visit);
         }
         at = bytes.indexOf(anchorByte, at + 1);
         continue;
@@ -121,6 +127,20 @@ export class BytesLineMatcher implements LineMatcher {
       at = bytes.indexOf(anchorByte, lineEnd + 1 + anchor);
     }
     return count;
+  }
+
+  /**
+   * The lines from `lineStart` on, past an anchor byte that proved common: with the SIMD pair
+   * filter where the block lies in its memory, else with `Buffer.indexOf` of the needle.
+   */
+  #restOfBlock(bytes: Buffer, lineStart: number, visit: LineVisitor | undefined): number {
+    const rest = bytes.subarray(lineStart);
+    const simd = this.#simd?.inPlace(rest) ? this.#simd : undefined;
+    if (!simd) return searchLines(bytes, this.#needle, lineStart, visit);
+    if (!visit) return simd.countLines(rest) as number;
+    return simd.visitLines(rest, (start, hit, end) =>
+      visit(start + lineStart, hit + lineStart, end + lineStart),
+    ) as number;
   }
 }
 
@@ -179,6 +199,8 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
   /** Where in the needle the anchor byte is (chosen on the first block), and its two cases. */
   #anchor = -1;
   #anchorCases: [number, number] = [0, 0];
+  /** The SIMD search with case folding, filtering on the first byte and the anchor. */
+  #simd: SimdLiteralSearch | undefined;
 
   constructor(asciiNeedle: string) {
     this.#needle = Buffer.from(asciiNeedle.toLowerCase(), 'latin1');
@@ -196,11 +218,12 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
       }
       return starts;
     }
-    if (this.#anchor === -1) {
-      this.#anchor = needleAnchor(this.#needle, bytes, true);
-      const lower = this.#needle[this.#anchor] as number;
-      const isLetter = lower >= 0x61 && lower <= 0x7a;
-      this.#anchorCases = [lower, isLetter ? lower - 0x20 : lower];
+    // A block in the SIMD kernels' memory is searched there: one pass with both cases of two
+    // bytes compared at once, where byte searches need two for each case of one.
+    const simd = this.#prepare(bytes);
+    if (simd) {
+      simd.visitLines(block, (lineStart) => void starts.push(lineStart));
+      return starts;
     }
     const anchor = this.#anchor;
     const [lower, upper] = this.#anchorCases;
@@ -223,6 +246,29 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
         upperAt = bytes.indexOf(upper, lineEnd + 1 + anchor);
     }
     return starts;
+  }
+
+  /** How many lines of `block` match: counted by the SIMD kernel where it reaches the block. */
+  countMatchingLines(block: Uint8Array): number {
+    const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
+    const simd = this.#needle.length === 0 ? undefined : this.#prepare(bytes);
+    return simd ? (simd.countLines(block) as number) : this.matchingLines(block).length;
+  }
+
+  /** Chooses the anchor on the first block; the SIMD search if `bytes` lies in its memory. */
+  #prepare(bytes: Buffer): SimdLiteralSearch | undefined {
+    if (this.#anchor === -1) {
+      this.#anchor = needleAnchor(this.#needle, bytes, true);
+      const lower = this.#needle[this.#anchor] as number;
+      const isLetter = lower >= 0x61 && lower <= 0x7a;
+      this.#anchorCases = [lower, isLetter ? lower - 0x20 : lower];
+      this.#simd = SimdLiteralSearch.create(
+        this.#needle,
+        this.#anchor || this.#needle.length - 1,
+        true,
+      );
+    }
+    return this.#simd?.inPlace(bytes) ? this.#simd : undefined;
   }
 
   #matchesAt(bytes: Buffer, start: number): boolean {

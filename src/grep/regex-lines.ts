@@ -21,21 +21,40 @@ const lineLocalForms = new WeakMap<RegExp, RegExp | null>();
  * ```
  */
 export function regexMatchingLines(regex: RegExp, bytes: Buffer): number[] {
+  const starts: number[] = [];
+  scanLines(regex, bytes, starts);
+  return starts;
+}
+
+/**
+ * How many lines of `bytes` (whole lines) `regex` matches: {@link regexMatchingLines} without
+ * locating where they start.
+ *
+ * @example
+ * ```ts
+ * const count = regexCountLines(/ERROR \d+/s, block);
+ * ```
+ */
+export function regexCountLines(regex: RegExp, bytes: Buffer): number {
+  return scanLines(regex, bytes, undefined);
+}
+
+/** Counts the lines `regex` matches, their starts pushed to `starts` when it is given. */
+function scanLines(regex: RegExp, bytes: Buffer, starts: number[] | undefined): number {
   let lineLocal = lineLocalForms.get(regex);
   if (lineLocal === undefined) {
     lineLocal = lineLocalRegex(regex) ?? null;
     lineLocalForms.set(regex, lineLocal);
   }
-  const starts: number[] = [];
+  let count = 0;
   for (let sliceStart = 0; sliceStart < bytes.length; ) {
     const newlineAfter = bytes.indexOf(0x0a, Math.min(bytes.length, sliceStart + sliceBytes));
     const sliceEnd = newlineAfter === -1 ? bytes.length : newlineAfter + 1;
     const slice = new SliceLines(bytes, sliceStart, sliceEnd);
-    if (lineLocal) scanSlice(lineLocal, slice, starts);
-    else testEachLine(regex, slice, starts);
+    count += lineLocal ? scanSlice(lineLocal, slice, starts) : testEachLine(regex, slice, starts);
     sliceStart = sliceEnd;
   }
-  return starts;
+  return count;
 }
 
 /**
@@ -71,14 +90,19 @@ class SliceLines {
   }
 }
 
-function testEachLine(regex: RegExp, slice: SliceLines, starts: number[]) {
+function testEachLine(regex: RegExp, slice: SliceLines, starts: number[] | undefined): number {
   const { text } = slice;
+  let count = 0;
   for (let lineStart = 0; lineStart < text.length; ) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = text.length;
-    if (regex.test(text.slice(lineStart, lineEnd))) starts.push(slice.byteOffset(lineStart));
+    if (regex.test(text.slice(lineStart, lineEnd))) {
+      count++;
+      starts?.push(slice.byteOffset(lineStart));
+    }
     lineStart = lineEnd + 1;
   }
+  return count;
 }
 
 /**
@@ -86,8 +110,9 @@ function testEachLine(regex: RegExp, slice: SliceLines, starts: number[]) {
  * match's end (`test` allocates no match) tells the line: no match holds a newline, so it ends
  * inside its line or, empty, at its line's newline.
  */
-function scanSlice(regex: RegExp, slice: SliceLines, starts: number[]) {
+function scanSlice(regex: RegExp, slice: SliceLines, starts: number[] | undefined): number {
   const { text } = slice;
+  let count = 0;
   let from = 0;
   regex.lastIndex = 0;
   while (regex.test(text)) {
@@ -101,9 +126,11 @@ function scanSlice(regex: RegExp, slice: SliceLines, starts: number[]) {
       lineStart = text.lastIndexOf('\n', end - 1) + 1;
       lineEnd = text.indexOf('\n', end);
     }
-    starts.push(slice.byteOffset(lineStart));
+    count++;
+    starts?.push(slice.byteOffset(lineStart));
     if (lineEnd === -1) break;
     from = lineEnd + 1;
     regex.lastIndex = from;
   }
+  return count;
 }

@@ -27,23 +27,32 @@ export class SimdLiteralSearch {
   readonly #kernels: SimdKernels;
   readonly #needle: Uint8Array;
   readonly #pair: number;
+  readonly #fold: number;
 
-  private constructor(kernels: SimdKernels, needle: Uint8Array, pair: number) {
+  private constructor(kernels: SimdKernels, needle: Uint8Array, pair: number, foldCase: boolean) {
     this.#kernels = kernels;
     this.#needle = needle;
     this.#pair = pair;
+    this.#fold = foldCase ? 1 : 0;
   }
 
   /**
    * A search for `needle` (1 to 256 bytes) filtering on its first byte and its byte at `pair`
    * (the last by default; pick a byte rare in the text); `undefined` without WebAssembly SIMD
-   * or for a needle it does not take.
+   * or for a needle it does not take. With `foldCase`, ASCII letters match in either case.
    */
-  static create(needle: Uint8Array, pair = needle.length - 1): SimdLiteralSearch | undefined {
+  static create(
+    needle: Uint8Array,
+    pair = needle.length - 1,
+    foldCase = false,
+  ): SimdLiteralSearch | undefined {
     const kernels = simdKernels();
     if (!kernels || needle.length === 0 || needle.length > searchNeedle.length) return undefined;
     if (!(pair >= 0 && pair < needle.length)) return undefined;
-    return new SimdLiteralSearch(kernels, Uint8Array.from(needle), pair);
+    const lowered = Uint8Array.from(needle, (byte) =>
+      foldCase && byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte,
+    );
+    return new SimdLiteralSearch(kernels, lowered, pair, foldCase);
   }
 
   /** How many lines of `block` hold the needle; `undefined` where the block is out of reach. */
@@ -103,6 +112,7 @@ export class SimdLiteralSearch {
       end,
       out,
       capacity,
+      this.#fold,
     );
   }
 }

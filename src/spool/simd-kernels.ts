@@ -33,6 +33,8 @@ export interface SimdKernels {
     end: number,
     out: number,
     capacity: number,
+    /** 1: ASCII letters match in either case (the needle in lower case). */
+    fold: number,
   ) => number;
   /** Where the last `search` stopped. */
   resume: { value: number };

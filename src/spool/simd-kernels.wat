@@ -71,15 +71,27 @@
         (br $bytes)))
     (local.get $at))
 
-  ;; Whether the `length` bytes at `needle` occur at `at`.
-  (func $matchesAt (param $needle i32) (param $length i32) (param $at i32) (result i32)
-    (local $index i32)
+  ;; 0x20 where `fold` is set and `byte` is a lower-case ASCII letter, else 0: OR-ed into a
+  ;; byte of the text, it makes an upper-case letter lower-case and changes nothing else that
+  ;; could then equal `byte`.
+  (func $caseBit (param $fold i32) (param $byte i32) (result i32)
+    (select (i32.const 0x20) (i32.const 0)
+      (i32.and (local.get $fold)
+        (i32.lt_u (i32.sub (local.get $byte) (i32.const 0x61)) (i32.const 26)))))
+
+  ;; Whether the `length` bytes at `needle` occur at `at`; with `fold` (a needle in lower case),
+  ;; an ASCII letter matches in either case.
+  (func $matchesAt (param $needle i32) (param $length i32) (param $at i32) (param $fold i32) (result i32)
+    (local $index i32) (local $expected i32)
     (block $differs
       (loop $bytes
         (if (i32.ge_u (local.get $index) (local.get $length)) (then (return (i32.const 1))))
+        (local.set $expected (i32.load8_u (i32.add (local.get $needle) (local.get $index))))
         (br_if $differs (i32.ne
-          (i32.load8_u (i32.add (local.get $at) (local.get $index)))
-          (i32.load8_u (i32.add (local.get $needle) (local.get $index)))))
+          (i32.or
+            (i32.load8_u (i32.add (local.get $at) (local.get $index)))
+            (call $caseBit (local.get $fold) (local.get $expected)))
+          (local.get $expected)))
         (local.set $index (i32.add (local.get $index) (i32.const 1)))
         (br $bytes)))
     (i32.const 0))
@@ -90,16 +102,22 @@
   ;; bytes right; each is then compared whole. Each matching line's start, the needle's first
   ;; hit in it and its end (its `\n`, or `end`) go to `out` as three i32s, up to `capacity`
   ;; lines; with `out` 0 nothing is written and line starts are not looked for (a count).
+  ;; With `fold` 1 and the needle in lower case, ASCII letters match in either case: the text's
+  ;; bytes facing a letter get their case bit set before they are compared.
   ;; Returns how many lines it found, and leaves in $resume where to call again (>= end: done).
   (func (export "search")
     (param $needle i32) (param $length i32) (param $pair i32)
-    (param $start i32) (param $end i32) (param $out i32) (param $capacity i32)
+    (param $start i32) (param $end i32) (param $out i32) (param $capacity i32) (param $fold i32)
     (result i32)
-    (local $first v128) (local $second v128)
+    (local $first v128) (local $second v128) (local $firstCase v128) (local $secondCase v128)
     (local $at i32) (local $base i32) (local $mask i32) (local $hit i32) (local $lineEnd i32)
     (local $found i32)
     (local.set $first (i8x16.splat (i32.load8_u (local.get $needle))))
     (local.set $second (i8x16.splat (i32.load8_u (i32.add (local.get $needle) (local.get $pair)))))
+    (local.set $firstCase (i8x16.splat
+      (call $caseBit (local.get $fold) (i32.load8_u (local.get $needle)))))
+    (local.set $secondCase (i8x16.splat
+      (call $caseBit (local.get $fold) (i32.load8_u (i32.add (local.get $needle) (local.get $pair))))))
     (local.set $at (local.get $start))
     (block $finished
       (loop $scan
@@ -111,26 +129,26 @@
             (br_if $candidate (v128.any_true (v128.or
               (v128.or
                 (v128.and
-              (i8x16.eq (v128.load offset=0 (local.get $at)) (local.get $first))
-              (i8x16.eq (v128.load offset=0 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+              (i8x16.eq (v128.or (v128.load offset=0 (local.get $at)) (local.get $firstCase)) (local.get $first))
+              (i8x16.eq (v128.or (v128.load offset=0 (i32.add (local.get $at) (local.get $pair))) (local.get $secondCase)) (local.get $second)))
                 (v128.and
-              (i8x16.eq (v128.load offset=16 (local.get $at)) (local.get $first))
-              (i8x16.eq (v128.load offset=16 (i32.add (local.get $at) (local.get $pair))) (local.get $second))))
+              (i8x16.eq (v128.or (v128.load offset=16 (local.get $at)) (local.get $firstCase)) (local.get $first))
+              (i8x16.eq (v128.or (v128.load offset=16 (i32.add (local.get $at) (local.get $pair))) (local.get $secondCase)) (local.get $second))))
               (v128.or
                 (v128.and
-              (i8x16.eq (v128.load offset=32 (local.get $at)) (local.get $first))
-              (i8x16.eq (v128.load offset=32 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))
+              (i8x16.eq (v128.or (v128.load offset=32 (local.get $at)) (local.get $firstCase)) (local.get $first))
+              (i8x16.eq (v128.or (v128.load offset=32 (i32.add (local.get $at) (local.get $pair))) (local.get $secondCase)) (local.get $second)))
                 (v128.and
-              (i8x16.eq (v128.load offset=48 (local.get $at)) (local.get $first))
-              (i8x16.eq (v128.load offset=48 (i32.add (local.get $at) (local.get $pair))) (local.get $second)))))))
+              (i8x16.eq (v128.or (v128.load offset=48 (local.get $at)) (local.get $firstCase)) (local.get $first))
+              (i8x16.eq (v128.or (v128.load offset=48 (i32.add (local.get $at) (local.get $pair))) (local.get $secondCase)) (local.get $second)))))))
             (local.set $at (i32.add (local.get $at) (i32.const 64)))
             (br $skip)))
         (local.set $base (local.get $at))
         (if (i32.le_s (i32.add (i32.add (local.get $at) (local.get $pair)) (i32.const 16)) (local.get $end))
           (then
             (local.set $mask (i8x16.bitmask (v128.and
-              (i8x16.eq (v128.load (local.get $at)) (local.get $first))
-              (i8x16.eq (v128.load (i32.add (local.get $at) (local.get $pair))) (local.get $second)))))
+              (i8x16.eq (v128.or (v128.load (local.get $at)) (local.get $firstCase)) (local.get $first))
+              (i8x16.eq (v128.or (v128.load (i32.add (local.get $at) (local.get $pair))) (local.get $secondCase)) (local.get $second)))))
             (local.set $at (i32.add (local.get $at) (i32.const 16))))
           (else
             ;; the last positions, one at a time; the whole compare checks the pair
@@ -147,7 +165,7 @@
             (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
             (br_if $candidates (i32.gt_s (i32.add (local.get $hit) (local.get $length)) (local.get $end)))
             (br_if $candidates (i32.eqz
-              (call $matchesAt (local.get $needle) (local.get $length) (local.get $hit))))
+              (call $matchesAt (local.get $needle) (local.get $length) (local.get $hit) (local.get $fold))))
             (local.set $lineEnd (call $lineEnd (local.get $hit) (local.get $end)))
             (if (local.get $out)
               (then
