@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineLocalRegex } from '../../src/grep/line-local-regex.js';
+import { lineLocalRegex, matchesAsciiOnly } from '../../src/grep/line-local-regex.js';
 import { regexCountLines, regexMatchingLines } from '../../src/grep/regex-lines.js';
 import { referenceMatchingLines } from '../helpers/reference-lines.js';
 import { randomText, seededRandom } from '../helpers/seeded-random.js';
@@ -34,7 +34,30 @@ const patterns = [
   'x*',
   '(a|b )+$',
   '^(?:a|b)\\b',
+  'b\\b',
+  '\\B',
+  '(?<![a-z])(?![a-z])',
+  'a\\b.?',
+  '(?<![A-Za-z0-9_])(?:b)(?![A-Za-z0-9_])',
 ];
+
+describe('matchesAsciiOnly', () => {
+  it.each([
+    ['\\d{4}-\\d{2}', true],
+    ['(?<![A-Za-z0-9_])(?:order)(?![A-Za-z0-9_])', true],
+    ['a\\.b\\x41', true],
+    ['a.c', false],
+    ['a[^b]c', false],
+    ['a\\sb', false],
+    ['\\W', false],
+    ['caf\\xe9', false],
+    ['café', false],
+    ['\\B', false],
+    ['(?<![a-z])(?![a-z])', false],
+  ])('%j: %s', (source, expected) => {
+    expect(matchesAsciiOnly(new RegExp(source, 's'))).toBe(expected);
+  });
+});
 
 describe('lineLocalRegex', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { lineLocalRegex } from './line-local-regex.js';
+import { lineLocalRegex, matchesAsciiOnly } from './line-local-regex.js';
 
 /**
  * Text is decoded a slice at a time: strings this small die young in V8's nursery, where a
@@ -6,8 +6,11 @@ import { lineLocalRegex } from './line-local-regex.js';
  */
 const sliceBytes = 64 * 1024;
 
-/** Each regex's line-local form (`null`: none), made once per regex. */
-const lineLocalForms = new WeakMap<RegExp, RegExp | null>();
+/**
+ * How each regex is run over a slice, worked out once per regex: its line-local form (`null`:
+ * none), and whether the slice may be decoded byte for byte (see `matchesAsciiOnly`).
+ */
+const slicePlans = new WeakMap<RegExp, { lineLocal: RegExp | null; latin1: boolean }>();
 
 /**
  * The start offsets of the lines of `bytes` (whole lines) that `regex` matches, decoding a
@@ -41,16 +44,17 @@ export function regexCountLines(regex: RegExp, bytes: Buffer): number {
 
 /** Counts the lines `regex` matches, their starts pushed to `starts` when it is given. */
 function scanLines(regex: RegExp, bytes: Buffer, starts: number[] | undefined): number {
-  let lineLocal = lineLocalForms.get(regex);
-  if (lineLocal === undefined) {
-    lineLocal = lineLocalRegex(regex) ?? null;
-    lineLocalForms.set(regex, lineLocal);
+  let plan = slicePlans.get(regex);
+  if (plan === undefined) {
+    plan = { lineLocal: lineLocalRegex(regex) ?? null, latin1: matchesAsciiOnly(regex) };
+    slicePlans.set(regex, plan);
   }
+  const { lineLocal, latin1 } = plan;
   let count = 0;
   for (let sliceStart = 0; sliceStart < bytes.length; ) {
     const newlineAfter = bytes.indexOf(0x0a, Math.min(bytes.length, sliceStart + sliceBytes));
     const sliceEnd = newlineAfter === -1 ? bytes.length : newlineAfter + 1;
-    const slice = new SliceLines(bytes, sliceStart, sliceEnd);
+    const slice = new SliceLines(bytes, sliceStart, sliceEnd, latin1);
     count += lineLocal ? scanSlice(lineLocal, slice, starts) : testEachLine(regex, slice, starts);
     sliceStart = sliceEnd;
   }
@@ -58,8 +62,8 @@ function scanLines(regex: RegExp, bytes: Buffer, starts: number[] | undefined): 
 }
 
 /**
- * A slice of whole lines decoded, and the byte offset of a line from its offset in the text.
- * Equal lengths mean one character per byte (ASCII, or single invalid bytes as U+FFFD), so
+ * A slice of whole lines decoded (as UTF-8, or byte for byte where the regex allows), and the
+ * byte offset of a line from its offset in the text. Equal lengths mean one character per byte (ASCII, or single invalid bytes as U+FFFD), so
  * text positions are byte positions; otherwise the bytes' newlines are walked alongside: `\n`
  * is never part of a multi-byte sequence, so the k-th newline of each is the same.
  */
@@ -71,8 +75,8 @@ class SliceLines {
   #textLine = 0;
   #byteLine: number;
 
-  constructor(bytes: Buffer, start: number, end: number) {
-    this.text = bytes.toString('utf8', start, end);
+  constructor(bytes: Buffer, start: number, end: number, latin1: boolean) {
+    this.text = bytes.toString(latin1 ? 'latin1' : 'utf8', start, end);
     this.#bytes = bytes;
     this.#start = start;
     this.#byteLine = start;
