@@ -67,7 +67,9 @@ async function swapper(loop: string): Promise<void> {
 /** Reads `path` with file_read and file_grep in turn; counts answers by what they show. */
 async function readInLoop(server: FileServerClient, path: string) {
   const seen = { outside: 0, inside: 0, refused: 0 };
-  for (let index = 0; index < reads; index++) {
+  // Past `reads`, on until the race has met the inside file too (a loaded machine may swap it
+  // back too fast for `reads` alone), at most eight times as many.
+  for (let index = 0; index < reads || (seen.inside === 0 && index < reads * 8); index++) {
     const call =
       index % 2 === 0
         ? server.call('file_read', { path })
