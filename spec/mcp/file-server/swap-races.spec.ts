@@ -48,13 +48,15 @@ afterAll(async () => {
 });
 
 /**
- * Starts a child that runs `loop` (a function body over `fs` and `ok`, swallowing the races'
+ * Starts a child that runs `loop` (a function body over `fs`, `ok` and `hold`, swallowing the races'
  * own failures) until killed; resolves once it has swapped at least once.
  */
 async function swapper(loop: string): Promise<void> {
   const script = `
     const fs = require('node:fs');
     const ok = (step) => { try { step(); } catch {} };
+    // Keeps a state for half a millisecond, so reads meet it on a loaded machine too.
+    const hold = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 0.5);
     process.chdir(${JSON.stringify(root)});
     let first = true;
     for (;;) { ${loop}; if (first) { first = false; process.stdout.write('swapping\\n'); } }
@@ -103,8 +105,10 @@ describe.runIf(process.platform === 'linux')('file server swap races', () => {
     const server = await connectFileServer({ roots: [root] });
     await swapper(`
       ok(() => fs.renameSync('real-dir', 'dir'));
+      hold();
       ok(() => fs.renameSync('dir', 'real-dir'));
       ok(() => fs.symlinkSync(${JSON.stringify(join(base, 'out-dir'))}, 'dir'));
+      hold();
       ok(() => fs.unlinkSync('dir'));
     `);
     const seen = await readInLoop(server, 'dir/file.log');
