@@ -1,19 +1,8 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
+import { consumerProject, documents, snippetsOf, writeSnippets } from './helpers/doc-snippets.js';
 
 /**
  * What the snippets of README and the guides use without defining: a client, a store or a
@@ -31,50 +20,8 @@ declare const instructions: string;
 declare const question: string;
 `;
 
-/** README and every guide under docs/, as paths from the repository's root. */
-const documents = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
-
-/** A snippet: where it starts, its code, and the file it asks to be saved as (`// tools.ts`). */
-interface Snippet {
-  document: string;
-  line: number;
-  code: string;
-  file?: string;
-}
-
-/** Each ```LANGUAGE block of a document with the line it starts on. */
-function snippetsOf(document: string, language: string): Snippet[] {
-  const lines = readFileSync(join(root, document), 'utf8').split('\n');
-  const snippets: Snippet[] = [];
-  let start = -1;
-  for (const [index, line] of lines.entries()) {
-    if (start < 0 && line === `\`\`\`${language}`) start = index + 1;
-    else if (start >= 0 && line === '```') {
-      const code = lines.slice(start, index).join('\n');
-      const file = /^\/\/ ([\w-]+\.ts)$/.exec(lines[start] ?? '')?.[1];
-      snippets.push({ document, line: start, code, ...(file ? { file } : {}) });
-      start = -1;
-    }
-  }
-  return snippets;
-}
-
-// A consumer project: the built package and the repository's dependencies installed as links,
-// ES modules, compiled with the tsconfig.json README gives.
-const consumer = mkdtempSync(join(tmpdir(), 'spoolforge-readme-'));
-const modules = join(consumer, 'node_modules');
-mkdirSync(modules);
-for (const name of readdirSync(join(root, 'node_modules'))) {
-  if (!name.startsWith('.')) symlinkSync(join(root, 'node_modules', name), join(modules, name));
-}
-symlinkSync(root, join(modules, 'spoolforge'), 'dir');
-writeFileSync(join(consumer, 'package.json'), '{ "type": "module" }\n');
+// A consumer project compiled with the tsconfig.json README gives.
+const consumer = consumerProject('spoolforge-readme-');
 writeFileSync(join(consumer, 'stubs.d.ts'), stubs);
 afterAll(() => rmSync(consumer, { recursive: true, force: true }));
 
@@ -83,30 +30,14 @@ const tsconfig = snippetsOf('README.md', 'json')
   .map((snippet) => JSON.parse(snippet.code) as { compilerOptions?: object })
   .find((json) => json.compilerOptions !== undefined);
 const { options, errors } = ts.convertCompilerOptionsFromJson(tsconfig?.compilerOptions, consumer);
-// A named snippet is saved under its name (the same name twice must be the same code), so the
-// others import it as a reader's project would; every other snippet is a module of its own.
-const named = new Map<string, string>();
-const files = snippets.map((snippet) => {
-  const name = snippet.file ?? `${snippet.document.replace(/\W+/g, '-')}-line-${snippet.line}.ts`;
-  if (snippet.file !== undefined) {
-    const earlier = named.get(snippet.file);
-    if (earlier !== undefined && earlier !== snippet.code) {
-      throw new Error(`${snippet.document}:${snippet.line}: ${snippet.file} differs from its copy`);
-    }
-    named.set(snippet.file, snippet.code);
-  }
-  const path = join(consumer, name);
-  // A snippet without imports is still a module (top-level await).
-  writeFileSync(path, `${snippet.code}\nexport {};\n`);
-  return path;
-});
+const files = writeSnippets(consumer, snippets);
 const program = ts.createProgram([join(consumer, 'stubs.d.ts'), ...new Set(files)], {
   ...options,
   noEmit: true,
 });
 
 describe('README and the guides', () => {
-  it('have TypeScript snippets in every document that has code, and README a tsconfig.json', () => {
+  it('README has TypeScript snippets and a tsconfig.json, and so do the guides', () => {
     expect(snippets.filter((snippet) => snippet.document === 'README.md').length).toBeGreaterThan(
       5,
     );
