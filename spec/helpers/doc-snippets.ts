@@ -22,7 +22,7 @@ export const documents = [
 /** A fenced code block of a document. */
 export interface Snippet {
   document: string;
-  /** The 0-based line of its first line of code. */
+  /** The line of its opening fence, counted from 1. */
   line: number;
   code: string;
   /** The file it asks to be saved as, from a first line such as `// tools.ts`. */
