@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { documents } from './helpers/doc-snippets.js';
 import { exportNames } from './helpers/export-names.js';
+import { headingAnchors, markdownLinks } from './helpers/markdown-links.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,15 +37,24 @@ function targets(value: unknown): string[] {
   return Object.values(value).flatMap(targets);
 }
 
+/** The paths `npm pack` puts in the tarball. */
+function packedFiles(): Set<string> {
+  const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  expect(packed.status).toBe(0);
+  const [tarball] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
+  return new Set(tarball?.files.map((file) => file.path));
+}
+
+/** How the guides link the repository's files the tarball leaves out (examples, specs). */
+const repositoryUrl = /^https:\/\/github\.com\/spoolforge\/spoolforge\/(?:tree|blob)\/main\//;
+
 describe('the packed package', () => {
+  const files = packedFiles();
+
   it('ships LICENSE, every file package.json points at and the workers, and no source maps', () => {
-    const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    expect(packed.status).toBe(0);
-    const [tarball] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
-    const files = new Set(tarball?.files.map((file) => file.path));
     const manifest = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
     const pointedAt = targets([manifest.exports, manifest.typesVersions, manifest.bin]).map(
       (target: string) => target.replace(/^\.\//, ''),
@@ -54,11 +65,36 @@ describe('the packed package', () => {
     }
     expect(files).toContain('dist/spool/line-index-worker.js');
     expect([...files].filter((path) => path.endsWith('.map'))).toEqual([]);
-    expect([...files].filter((path) => !path.startsWith('dist/')).sort()).toEqual([
-      'LICENSE',
-      'README.md',
-      'package.json',
-    ]);
+    expect([...files].filter((path) => !path.startsWith('dist/')).sort()).toEqual(
+      ['LICENSE', ...documents, 'package.json'].sort(),
+    );
+  });
+
+  // README and the guides are read in the installed package (node_modules/spoolforge) and on
+  // the package's page: a relative link must reach a file the tarball holds, and an anchor a
+  // heading of it. Links into the repository (examples/) must name a file or folder it has.
+  it.each(documents)('%s links only to packed files and headings that exist', (document) => {
+    const broken: string[] = [];
+    for (const { target, line } of markdownLinks(readFileSync(join(root, document), 'utf8'))) {
+      if (repositoryUrl.test(target)) {
+        const path = target.replace(repositoryUrl, '').replace(/#.*$/, '');
+        if (!existsSync(join(root, path)))
+          broken.push(`${line}: ${target} (not in the repository)`);
+        continue;
+      }
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path = '', anchor] = target.split('#');
+      const file = path === '' ? document : posix.join(posix.dirname(document), path);
+      if (!files.has(file)) {
+        broken.push(`${line}: ${target} (${file} is not in the tarball)`);
+        continue;
+      }
+      const markdown = readFileSync(join(root, file), 'utf8');
+      if (anchor !== undefined && !headingAnchors(markdown).has(anchor)) {
+        broken.push(`${line}: ${target} (no heading #${anchor} in ${file})`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
 
