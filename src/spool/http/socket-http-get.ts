@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { ChunkedDecoder } from './chunked-decoder.js';
 import type { HeaderMap } from './header-map.js';
+import { RetryableFailure } from './http-retry.js';
 import type { RangeResponse } from './range-response.js';
 import { type ParsedHead, type ResponseHead, readResponseHead } from './response-head.js';
 
@@ -21,8 +22,8 @@ const queuedChunksBeforePause = 16;
  * One GET of a plain `http:` URL over a socket of its own (`Connection: close`): the response
  * head parsed and checked with bounds (`readResponseHead`), the body (framed by its length, by
  * chunks, or by the connection's end) handed over in views of large reads. Network errors come
- * as Node raises them, with their `code`, and a body cut short as `ECONNRESET`, as from
- * `node:http`; bad framing is `E_REMOTE_FAILED`.
+ * as Node raises them, with their `code`; a connection closed before the head or the body ended
+ * is a `RetryableFailure`; bad framing is `E_REMOTE_FAILED`.
  *
  * @example
  * ```ts
@@ -86,13 +87,11 @@ export async function socketHttpGet(
     socket.on('end', () => body.end());
     socket.on('close', () => {
       signal.removeEventListener('abort', abort);
+      // Closed before a complete head: aborted, or a hang-up (retried).
       reject(
         signal.aborted
           ? signal.reason
-          : new SpoolforgeError(
-              'E_REMOTE_FAILED',
-              `${label}: the connection closed before the headers`,
-            ),
+          : new RetryableFailure('the connection closed before the headers'),
       );
       body.end();
     });
@@ -174,8 +173,8 @@ class SocketBody {
     if (this.#outcome !== undefined) return;
     const whole = this.#decoder ? this.#decoder.done : !Number.isFinite(this.#remaining);
     if (whole || this.#remaining === 0) this.#finish('ended');
-    // What node:http raises for a body cut off: retried, and resumed where Range allows.
-    else this.fail(Object.assign(new Error('the body ended early'), { code: 'ECONNRESET' }));
+    // Retried, and resumed where Range allows, as a cut-off body from node:http is.
+    else this.fail(new RetryableFailure('the connection closed before the body ended'));
   }
 
   fail(error: unknown): void {
