@@ -1,6 +1,8 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { AnchoredLiteralLineMatcher } from './anchored-literal-line-matcher.js';
 import { AnyLiteralLineMatcher } from './any-literal-line-matcher.js';
+import { classSequence } from './class-sequence.js';
+import { anchorRuns, ClassSequenceLineMatcher } from './class-sequence-line-matcher.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
 import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
@@ -106,6 +108,10 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const sequence =
     lines.length === 1 && !whole && !options.ignoreCase ? literalSequence(pattern) : undefined;
   if (sequence) return new LiteralSequenceLineMatcher(sequence);
+  const items =
+    lines.length === 1 && !whole && !options.ignoreCase ? classSequence(pattern) : undefined;
+  const runs = items && anchorRuns(items);
+  if (items && runs && runs.length > 0) return new ClassSequenceLineMatcher(items, runs);
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
