@@ -1,5 +1,8 @@
 // The free names of the TSDoc examples in src/mcp/proxy/ (see common.ts): the SDK's stdio
-// transports and error, a proxy's store, and the proxy's stdio upstream transport.
+// transports and error, a proxy's store, and the proxy's stdio upstream transport; a result's
+// structured content, its text parts and the values diverted from them.
+import type { RawStringRange } from '../../src/mcp/proxy/raw-json-strings.js';
+import type { SpilledValue, SpilledValues } from '../../src/mcp/upstream/spilled-values.js';
 import type { StdioUpstreamTransport } from '../../src/mcp/upstream/stdio-upstream-transport.js';
 import type { ArtifactStore } from '../../src/store/artifact-store.js';
 
@@ -8,3 +11,12 @@ export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 export { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 export declare const store: ArtifactStore;
 export declare const transport: StdioUpstreamTransport;
+export declare const spilled: SpilledValues;
+export declare const value: SpilledValue;
+export declare const spilledValue: SpilledValue;
+export declare const structured: unknown;
+export declare const texts: string[];
+export declare const text: string;
+export declare const rawContent: Buffer;
+export declare const ranges: RawStringRange[];
+export declare const handleText: string;

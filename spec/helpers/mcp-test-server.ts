@@ -38,6 +38,22 @@ export function logLines(kilobytes: number): string {
   return `${lines.join('\n')}\n${needle}\n`;
 }
 
+/** The output schema of a tool whose structured content is {@link rowsResult}'s. */
+export const rowsOutputSchema = {
+  rows: z.array(z.object({ id: z.number(), name: z.string() })),
+};
+
+/** `rows` rows as structured content, and their JSON as text (as the MCP spec asks). */
+export function rowsResult(rows: number) {
+  const structuredContent = {
+    rows: Array.from({ length: rows }, (_, id) => ({ id, name: `row ${id} ${'y'.repeat(60)}` })),
+  };
+  return {
+    structuredContent,
+    content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }],
+  };
+}
+
 /** Options for {@link createMcpTestServer}. */
 export interface McpTestServerOptions {
   /** Called when a call of `hang` is cancelled by its client. */
@@ -60,21 +76,9 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
     {
       description: 'Returns many rows as structured content.',
       inputSchema: { rows: z.number().int().min(1) },
-      outputSchema: { rows: z.array(z.object({ id: z.number(), name: z.string() })) },
+      outputSchema: rowsOutputSchema,
     },
-    ({ rows }) => {
-      const structuredContent = {
-        rows: Array.from({ length: rows }, (_, id) => ({
-          id,
-          name: `row ${id} ${'y'.repeat(60)}`,
-        })),
-      };
-      // As the MCP spec asks, the JSON also goes as text for clients that ignore structured content.
-      return {
-        structuredContent,
-        content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
-      };
-    },
+    ({ rows }) => rowsResult(rows),
   );
   server.registerTool(
     'markdown',

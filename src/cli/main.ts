@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { importPeer } from '../shared/import-peer.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { CliContext, Command } from './cli-context.js';
 import { headCommand, linesCommand, tailCommand } from './head-tail-commands.js';
@@ -47,7 +48,12 @@ const commands: Record<string, () => Promise<Command>> = {
   lines: async () => linesCommand,
   count: async () => (await import('./count-stat-commands.js')).countCommand,
   stat: async () => (await import('./count-stat-commands.js')).statCommand,
-  mcp: async () => (await import('./mcp-command.js')).mcpCommand,
+  // The MCP SDK is an optional peer dependency: only these commands need it.
+  mcp: async () => {
+    const load = () => import('./mcp-command.js');
+    const feature = 'spoolforge mcp';
+    return (await importPeer(load, { peer: '@modelcontextprotocol/sdk', feature })).mcpCommand;
+  },
   json: async () => (await import('./json-command.js')).jsonCommand,
   md: async () => (await import('./md-command.js')).mdCommand,
 };

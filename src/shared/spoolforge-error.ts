@@ -27,6 +27,7 @@ export type SpoolforgeErrorCode =
   | 'E_MCP_MALFORMED'
   | 'E_MCP_RESULT_TOO_LARGE'
   | 'E_MCP_UPSTREAM'
+  | 'E_MISSING_PEER'
   | 'E_NOT_A_FILE'
   | 'E_NOT_REOPENABLE'
   | 'E_PATH_NOT_ALLOWED'

@@ -28,7 +28,8 @@ import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactIdOf } from './artifact-uri.js';
 import { ForwardingServer } from './forwarding-server.js';
 import { mcpErrorText } from './mcp-error-text.js';
-import { offersResourceLinks, ResultSpooler } from './result-spooler.js';
+import { offersResourceLinks } from './offers-resource-links.js';
+import { ResultSpooler } from './result-spooler.js';
 import type { StoreQueryTools } from './store-query-tools.js';
 import {
   anyResult,

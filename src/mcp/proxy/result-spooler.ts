@@ -7,6 +7,7 @@ import type { ArtifactStore } from '../../store/artifact-store.js';
 import type { SpilledValues } from '../upstream/spilled-values.js';
 import { artifactUri } from './artifact-uri.js';
 import { eachYielding } from './each-yielding.js';
+import { findRepeatedTexts } from './repeated-texts.js';
 
 /** What a {@link ResultSpooler} needs. */
 export interface ResultSpoolerOptions {
@@ -24,7 +25,7 @@ export interface ResultSpoolerOptions {
 }
 
 type Part = CallToolResult['content'][number];
-type Piece = string | AsyncIterable<Uint8Array>;
+type Piece = string | AsyncIterable<Uint8Array | string>;
 /** One output to store: its pieces (joined with "\n") and what it is. */
 interface Output {
   label: string;
@@ -46,11 +47,12 @@ export class ResultSpooler {
 
   /**
    * A `tools/call` result: unchanged when its text, embedded text resources, resource links and
-   * structured content come to at most the threshold. Else its structured content, when the
-   * text parts are only its JSON (as the MCP spec asks of tools with structured output), goes
-   * into the store as one JSON artifact; otherwise the text parts (with a line per resource
-   * link) and the structured content are each stored when past half the threshold, so what
-   * stays inline is small. The client gets a handle (and, if enabled, a `resource_link`) per
+   * structured content come to at most the threshold. Else, when the structured content holds
+   * a big text part again as a string (at any depth), the text is stored once and that string
+   * becomes its handle; when the text parts are only the structured content's JSON (as the MCP
+   * spec asks of tools with structured output), that goes into the store as one JSON artifact;
+   * otherwise the text parts (with a line per resource link) and the structured content are
+   * each stored when past half the threshold, so what stays inline is small. The client gets a handle (and, if enabled, a `resource_link`) per
    * stored output, and images, audio and binary resources as they were. An `isError` result
    * keeps its flag: a failing build's huge log is still worth a grep.
    */
@@ -90,20 +92,24 @@ export class ResultSpooler {
     if (total <= this.#options.threshold) return this.#resolve(result);
 
     const half = this.#options.threshold / 2;
-    const storeStructured = structured !== undefined && (duplicate || structuredBytes > half);
-    const storeTexts = !duplicate && textBytes > half;
+    // Big text parts that the structured content repeats as strings are stored once, as text.
+    const repeats =
+      structured !== undefined && textBytes > half
+        ? await findRepeatedTexts({
+            structured,
+            texts: texts.filter((text) => bytes(text) > half),
+            spilled,
+            maxInlineBytes: half,
+            signal,
+          })
+        : undefined;
+    const textIsJson = duplicate && !repeats;
+    const storeStructured =
+      structured !== undefined && !repeats && (textIsJson || structuredBytes > half);
+    const storeTexts = !textIsJson && textBytes > half;
     const outputs: Output[] = [];
-    if (storeStructured) {
-      outputs.push({
-        label: toolName,
-        pieces: [
-          structuredToken !== undefined
-            ? this.#take(structuredToken)
-            : JSON.stringify(structured, null, 2),
-        ],
-        mediaType: 'application/json',
-      });
-    }
+    if (storeStructured)
+      outputs.push(this.#structuredOutput(structured, structuredToken, toolName));
     if (storeTexts) {
       const [only] = parts;
       outputs.push({
@@ -113,7 +119,7 @@ export class ResultSpooler {
           parts.length === 1 && only?.type === 'resource' ? only.resource.mimeType : undefined,
       });
     }
-    const dropped = duplicate || storeTexts ? grouped : [];
+    const dropped = textIsJson || storeTexts ? grouped : [];
     const droppedSet = new Set(dropped);
     const kept: Part[] = [];
     await eachYielding(parts, (part) => {
@@ -122,19 +128,38 @@ export class ResultSpooler {
     try {
       const handles = (await this.#store(outputs, signal)).flat();
       const { structuredContent: _replaced, ...rest } = result;
+      let sent: unknown = storeStructured ? undefined : structured;
+      if (repeats) {
+        // The client keeps structured content of the declared shape, the repeated text in it
+        // replaced by the text's handle: a string for a string, so an output schema still
+        // holds, and a client that reads only structured content still learns the handle.
+        const handle = handles.find((part) => part.type === 'text')?.text ?? '';
+        const replaced = await repeats.replace(handle);
+        sent = 'value' in replaced ? replaced.value : undefined;
+        if ('json' in replaced) {
+          const json = { label: toolName, pieces: [replaced.json], mediaType: 'application/json' };
+          handles.push(...(await this.#store([json], signal)).flat());
+        }
+      }
       return await this.#resolve({
         ...rest,
         content: [...handles, ...kept],
-        ...(storeStructured
-          ? {}
-          : structured === undefined
-            ? {}
-            : { structuredContent: structured }),
+        ...(sent === undefined ? {} : { structuredContent: sent as Record<string, unknown> }),
       });
     } finally {
       // Whatever was not stored or kept (the text a duplicate made redundant) is freed.
       await spilled?.releaseIn(dropped);
+      if (repeats) await spilled?.releaseIn(structured);
     }
+  }
+
+  /** Structured content as one JSON output: its diverted raw JSON, or the value pretty-printed. */
+  #structuredOutput(structured: unknown, token: string | undefined, toolName: string): Output {
+    return {
+      label: toolName,
+      pieces: [token !== undefined ? this.#take(token) : JSON.stringify(structured, null, 2)],
+      mediaType: 'application/json',
+    };
   }
 
   /**
@@ -268,23 +293,4 @@ async function* joined(pieces: readonly Piece[]): AsyncIterable<Uint8Array | str
     }
   }
   if (pending) yield pending;
-}
-
-/**
- * Whether a client gets a `resource_link` beside each handle: `setting`, or for `'auto'` a
- * client on MCP 2025-06-18 (which brought `resource_link`) or later that is not Codex, which
- * fails a whole tool call that carries one.
- *
- * @example
- * ```ts
- * offersResourceLinks('auto', '2025-11-25', 'codex-mcp-client'); // false
- * ```
- */
-export function offersResourceLinks(
-  setting: boolean | 'auto' | undefined,
-  protocolVersion: string,
-  clientName: string,
-): boolean {
-  if (setting !== undefined && setting !== 'auto') return setting;
-  return protocolVersion >= '2025-06-18' && !/codex/i.test(clientName);
 }

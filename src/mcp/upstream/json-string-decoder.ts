@@ -1,6 +1,9 @@
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { SpillSink } from './spill-sink.js';
 
+/** Where a {@link JsonStringDecoder} puts the bytes it decodes: a spill, or a digest of them. */
+export type DecodedBytesSink = Pick<SpillSink, 'append' | 'appendLatin1' | 'appendByte'>;
+
 const backslash = 0x5c;
 const unicodeEscape = Buffer.from('\\u');
 /** Below this a piece is not worth a `JSON.parse`. */
@@ -26,8 +29,8 @@ enum State {
 
 /**
  * Decodes the raw bytes of a JSON string's content (between its quotes), fed in pieces split
- * anywhere, into UTF-8 in a {@link SpillSink}: the result is the bytes of what `JSON.parse`
- * gives, UTF-8 encoded. Runs of raw bytes are found with `indexOf` and copied whole (invalid
+ * anywhere, into UTF-8 in a {@link SpillSink} (or any {@link DecodedBytesSink}): the result is
+ * the bytes of what `JSON.parse` gives, UTF-8 encoded. Runs of raw bytes are found with `indexOf` and copied whole (invalid
  * UTF-8 is kept byte for byte); `\uXXXX` pairs become one 4-byte character, and a lone
  * surrogate becomes U+FFFD as `Buffer.from` would write it.
  *
@@ -40,7 +43,7 @@ enum State {
  * ```
  */
 export class JsonStringDecoder {
-  readonly #sink: SpillSink;
+  readonly #sink: DecodedBytesSink;
   #state = State.Plain;
   #hex = 0;
   #hexDigits = 0;
@@ -50,7 +53,7 @@ export class JsonStringDecoder {
   /** The next backslash in the buffer last written (its length: none), searched once per run. */
   #backslashAt = -1;
 
-  constructor(sink: SpillSink) {
+  constructor(sink: DecodedBytesSink) {
     this.#sink = sink;
   }
 
