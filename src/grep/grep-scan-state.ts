@@ -36,8 +36,12 @@ export class GrepScanState {
 
   /** How a block's matching lines are gone through (see the methods of that name). */
   readonly #mode: 'runs' | 'walk' | 'skim' | 'jump';
-  /** Only the number of matching lines is wanted: a matcher may count instead of listing them. */
+  /**
+   * Only the number of selected lines is wanted: a matcher may count matching lines instead of
+   * listing them (with invert, the block's other lines are counted).
+   */
   readonly countsOnly: boolean;
+  readonly #invert: boolean;
   /** A block's bytes are read after its answer: one answered later must be kept intact. */
   readonly needsBytes: boolean;
 
@@ -55,7 +59,8 @@ export class GrepScanState {
       !skim &&
       (options.countOnly === true || (sink?.text !== undefined && options.maxCount === undefined));
     this.#mode = runs ? 'runs' : invert ? 'walk' : skim ? 'skim' : 'jump';
-    this.countsOnly = options.countOnly === true && !invert;
+    this.countsOnly = options.countOnly === true;
+    this.#invert = invert;
     this.needsBytes = options.countOnly !== true || invert || skim;
     this.#sink = options.countOnly ? undefined : sink;
     this.#maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
@@ -77,7 +82,12 @@ export class GrepScanState {
    * there are. Whether to go on.
    */
   apply(block: Uint8Array, answer: ArrayLike<number> | number): boolean {
-    if (typeof answer === 'number') return this.#add(answer);
+    if (typeof answer === 'number') {
+      if (!this.#invert) return this.#add(answer);
+      // Every line but the matching ones; a last line without `\n` is a line too.
+      const lines = countNewlines(block) + (block.length > 0 && block.at(-1) !== newline ? 1 : 0);
+      return this.#add(lines - answer);
+    }
     return this[this.#mode](block, answer);
   }
 
