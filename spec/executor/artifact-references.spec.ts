@@ -155,7 +155,7 @@ describe('references in tool arguments (ToolSession)', () => {
     );
     expect(textOf(outcome)).toContain('= 17');
     const forged = session.dispatch().tools.get('artifact_read');
-    const schema = z.toJSONSchema(forged?.inputSchema as z.ZodType) as {
+    const schema = z.toJSONSchema(forged?.inputSchema as z.ZodType) as unknown as {
       properties: { callId: { enum: string[] } };
     };
     expect(schema.properties.callId.enum).toEqual(['call_log', 'call_page', 'page-4812']);
@@ -346,7 +346,7 @@ describe('artifactArgument()', () => {
     const schema = z.toJSONSchema(z.object({ log: artifactArgument() }), {
       io: 'input',
       unrepresentable: 'any',
-    }) as {
+    }) as unknown as {
       properties: { log: unknown };
     };
     expect(schema.properties.log).toMatchObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Media } from '../artifact/media.js';
+import { containsReference } from '../artifact/references/artifact-reference.js';
 import {
   type ReferenceScope,
   resolveArtifactReferences,
@@ -85,14 +86,17 @@ export async function executeToolCall(
     }
     if (parsed.error) throw parsed.error;
     const signal = options.signal ?? new AbortController().signal;
-    const resolved = await resolveArtifactReferences(call.arguments, {
-      scope: options.references ?? callsReferenceScope(dispatch.turnToolCalls),
-      schema: tool.inputSchema,
-      signal,
-      ...(options.maxReferenceBytes === undefined
-        ? {}
-        : { maxReferenceBytes: options.maxReferenceBytes }),
-    });
+    // Without a reference the handler starts in this turn of the event loop, as it always did.
+    const resolved = containsReference(call.arguments)
+      ? await resolveArtifactReferences(call.arguments, {
+          scope: options.references ?? callsReferenceScope(dispatch.turnToolCalls),
+          schema: tool.inputSchema,
+          signal,
+          ...(options.maxReferenceBytes === undefined
+            ? {}
+            : { maxReferenceBytes: options.maxReferenceBytes }),
+        })
+      : { value: call.arguments, created: [] };
     created.push(...resolved.created);
     const input = validate(tool, resolved.value);
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });

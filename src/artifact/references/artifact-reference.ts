@@ -87,6 +87,21 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
 }
 
 /**
+ * Whether a reference stands anywhere in `node` (checked or not): arguments without one are
+ * passed on as they are, without a turn of the event loop.
+ *
+ * @example
+ * ```ts
+ * containsReference({ notes: [{ $artifact: 'call_1' }] }); // true
+ * ```
+ */
+export function containsReference(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(containsReference);
+  return Object.hasOwn(node, referenceKey) || Object.values(node).some(containsReference);
+}
+
+/**
  * A `lines` selector as the 0-based half-open range it means (`"120-480"` → `[119, 480)`).
  *
  * @example

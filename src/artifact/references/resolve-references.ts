@@ -5,6 +5,7 @@ import { acceptsArtifact } from './artifact-argument.js';
 import {
   asOutputReference,
   badReference,
+  containsReference,
   describeReference,
   type OutputReference,
 } from './artifact-reference.js';
@@ -89,6 +90,7 @@ export async function resolveArtifactReferences(
   args: unknown,
   options: ResolveReferencesOptions,
 ): Promise<ResolvedReferences> {
+  if (!containsReference(args)) return { value: args, count: 0, created: [] };
   const budget = new ReferenceBudget(options.maxReferenceBytes ?? defaultMaxReferenceBytes);
   const signal = options.signal ?? new AbortController().signal;
   const created: SpooledArtifact[] = [];
