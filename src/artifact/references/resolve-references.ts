@@ -17,6 +17,7 @@ import { ReferenceBudget, selectArtifact, selectValue } from './select-reference
  *
  * @example
  * ```ts
+ * const outputs = new Map<string, SpooledArtifact>([['call_1', artifact]]);
  * const scope: ReferenceScope = {
  *   use: async (ref, read) => {
  *     const artifact = outputs.get(ref);
@@ -82,7 +83,7 @@ export const defaultMaxReferenceBytes = 1024 * 1024;
  * ```ts
  * const { value } = await resolveArtifactReferences(
  *   { page: { $artifact: 'call_1', json: '$.body' } },
- *   { scope },
+ *   { scope: { use: async (_ref, read) => read(artifact) } },
  * );
  * ```
  */

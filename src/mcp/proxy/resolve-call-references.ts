@@ -16,7 +16,7 @@ const maxErrorChars = 2_000;
  *
  * @example
  * ```ts
- * const resolved = await resolveCallReferences(request, { scope: queryTools.references, signal });
+ * const resolved = await resolveCallReferences(callToolRequest, { scope: storeScope, signal });
  * if ('refused' in resolved) return resolved.refused;
  * ```
  */
