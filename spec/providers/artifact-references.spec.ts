@@ -1,13 +1,16 @@
 // A scripted model passes a spooled JSON page on by reference through each adapter with its real
 // client: the second tool (strict types, a number among them) receives the values, never the
 // model's retyping, and a bad reference comes back as an error result the model reads.
+import Anthropic from '@anthropic-ai/sdk';
 import { generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
 import { defineTool } from 'spoolforge';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { AnthropicToolSession } from 'spoolforge/anthropic';
 import { OpenAIToolSession } from 'spoolforge/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { anthropicWire } from '../../examples/support/anthropic-wire.js';
 import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
 import { openAIResponsesWire } from '../../examples/support/openai-responses-wire.js';
 import {
@@ -17,7 +20,11 @@ import {
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { startAiSdkModel } from '../helpers/ai-sdk-scripted.js';
-import { converseChatCompletions, converseResponses } from '../helpers/provider-loops.js';
+import {
+  converseAnthropic,
+  converseChatCompletions,
+  converseResponses,
+} from '../helpers/provider-loops.js';
 
 /** A 300 KB page: far past the inline threshold. */
 const page = {
@@ -117,5 +124,20 @@ describe('spoolforge/ai-sdk with the real client', () => {
     expect(parts[1]).toBe('updated');
     expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
     expect(scripted.requests).toHaveLength(4);
+  });
+});
+
+describe('spoolforge/anthropic with the real client', () => {
+  it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
+    const { list, received } = tools();
+    model = await startScriptedModel({ wires: [anthropicWire], script: script(true) });
+    await using agent = new AnthropicToolSession({ tools: list });
+    const client = new Anthropic({ apiKey: 'test', baseURL: model.url, maxRetries: 0 });
+    const { message } = await converseAnthropic(agent, client, 'Update the page.');
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const parts = text.split('\n---\n');
+    expect(parts[1]).toBe('updated');
+    expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
   });
 });
