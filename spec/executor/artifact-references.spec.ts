@@ -2,15 +2,18 @@
 // substitutes, nested references, names, and every refusal (the tool is then not called).
 import { createHash } from 'node:crypto';
 import {
+  ArtifactStore,
   artifactArgument,
   defineTool,
   SpooledArtifact,
+  spool,
   type ToolCallOutcome,
   ToolSession,
 } from 'spoolforge';
 import { readerChunks } from 'spoolforge/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { tempDirectory } from '../helpers/temp-files.js';
 
 /** 3,000 CRLF lines, an invalid UTF-8 byte on line 7. */
 const log = Buffer.concat(
@@ -144,6 +147,46 @@ describe('references in tool arguments (ToolSession)', () => {
     expect(received[0]).toEqual({ body: log.toString('utf8'), version: 1 });
     expect(textOf(await call({ body: { $artifact: 'page-4812' }, version: 2 }))).toBe('updated');
     expect(received[1]).toEqual({ body: JSON.stringify(page), version: 2 });
+  });
+
+  it('a handler names its output by returning the artifact it spooled; a stored output keeps its name', async () => {
+    const update = recorder();
+    const nightly = defineTool({
+      name: 'nightly',
+      description: 'The nightly log.',
+      inputSchema: z.object({}),
+      handler: async () => spool(log, { name: 'nightly-log' }),
+    });
+    const store = await ArtifactStore.open(await tempDirectory());
+    await using session = new ToolSession({ tools: [nightly, fetchPage, update.tool], store });
+    const first = session.dispatch();
+    first.ack();
+    const outcomes = await session.run(
+      [
+        { id: 'call_n', name: 'nightly', arguments: {} },
+        { id: 'call_p', name: 'fetch_page', arguments: { id: 7 } },
+      ],
+      first,
+    );
+    expect(textOf(outcomes[0])).toContain('Output of nightly "nightly-log" (call_n)');
+    expect((await store.info(outcomes[1]?.ref ?? ''))?.name).toBe('page-7');
+    const second = session.dispatch();
+    second.ack();
+    const [outcome] = await session.run(
+      [
+        {
+          id: 'call_u',
+          name: 'update_page',
+          arguments: {
+            body: { $artifact: 'nightly-log', lines: '3000' },
+            version: { $artifact: 'page-7', json: '$.version' },
+          },
+        },
+      ],
+      second,
+    );
+    expect(textOf(outcome)).toBe('updated');
+    expect(update.received).toEqual([{ body: '3000 ERROR request 3000\r', version: 17 }]);
   });
 
   it('a name is a callId of the forged tools, and in their enum', async () => {
