@@ -83,7 +83,9 @@ export function expectFewLineHandle(handle: string, kind: OutputKind, lines: num
     outputLines(kind, lines).map((line, index) => `${index + 1}:${line.slice(0, width)}…`),
   );
   expect(handle.split('\n').at(-2)).toMatch(/^Query it with artifact_read, .*\(callId "\S+"\)/);
-  expect(handle.split('\n').at(-1)).toMatch(/^Pass it to a tool as the argument value \{"\$artifact":"\S+"\}/);
+  expect(handle.split('\n').at(-1)).toMatch(
+    /^Pass it to a tool as the argument value \{"\$artifact":"\S+"\}/,
+  );
 }
 
 /** Asserts `text` is `artifact_read`'s answer of the whole `lines`-line `kind` output. */
