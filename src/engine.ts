@@ -33,6 +33,11 @@ export { formatShapeField, JsonShape } from './artifact/json/json-shape.js';
 export { sniffBytes } from './artifact/kinds/sniff-sample.js';
 export { artifactMd } from './artifact/markdown/artifact-md.js';
 export { sniffMediaType } from './artifact/media.js';
+export {
+  type ResolvedReferences,
+  type ResolveReferencesOptions,
+  resolveArtifactReferences,
+} from './artifact/references/resolve-references.js';
 export { approximateTokens } from './artifact/tokens/approximate-tokens.js';
 export {
   defaultExactUpTo,

@@ -55,6 +55,12 @@ export type {
 } from './artifact/markdown/markdown-types.js';
 export { SpooledMarkdownArtifact } from './artifact/markdown/spooled-markdown-artifact.js';
 export { Media, type MediaFromFileOptions, type MediaOptions } from './artifact/media.js';
+export { artifactArgument } from './artifact/references/artifact-argument.js';
+export type { OutputReference } from './artifact/references/artifact-reference.js';
+export {
+  defaultMaxReferenceBytes,
+  type ReferenceScope,
+} from './artifact/references/resolve-references.js';
 export { type SpoolOptions, type SpoolSource, spool } from './artifact/spool.js';
 export {
   type QueryOptions,

@@ -194,7 +194,7 @@ describe('forgeArtifactTools', () => {
     );
     const refused = read?.inputSchema.safeParse({ callId: 'call_9' });
     expect(refused?.error?.issues[0]?.message).toBe(
-      `callId must be one of ${calls.map((call) => `"${call.id}"`).join(', ')}: the calls whose outputs were spooled (an artifact_* call cannot be queried itself)`,
+      `callId must be one of ${calls.map((call) => `"${call.id}"`).join(', ')}: the calls whose outputs were spooled, or their names (an artifact_* call cannot be queried itself)`,
     );
   });
 });

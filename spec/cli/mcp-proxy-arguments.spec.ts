@@ -12,6 +12,8 @@ describe('spoolforge mcp arguments', () => {
         '0',
         '--max-result',
         '2G',
+        '--max-reference',
+        '4M',
         '--',
         'npx',
         '-y',
@@ -27,6 +29,7 @@ describe('spoolforge mcp arguments', () => {
       ttl: 12 * 3600 * 1000,
       timeout: 0,
       maxResult: 2 * 1024 ** 3,
+      maxReference: 4 * 1024 ** 2,
       listen: undefined,
     });
     const remote = parseProxyArguments(
@@ -62,6 +65,7 @@ describe('spoolforge mcp arguments', () => {
       ttl: 7 * 86_400_000,
       timeout: 300_000,
       maxResult: 1024 ** 3,
+      maxReference: 1024 ** 2,
     });
   });
 
@@ -69,6 +73,7 @@ describe('spoolforge mcp arguments', () => {
     const refused = (argv: string[]) => () => parseProxyArguments(argv, {});
     expect(refused(['--threshold', 'lots', '--', 's'])).toThrow(/--threshold takes a size/);
     expect(refused(['--ttl', '1w', '--', 's'])).toThrow(/--ttl takes a duration/);
+    expect(refused(['--max-reference', 'all', '--', 's'])).toThrow(/--max-reference takes a size/);
     expect(refused(['--timeout', '-1', '--', 's'])).toThrow(/--timeout takes seconds/);
     expect(refused(['--upstream', 'file:///etc/passwd'])).toThrow(
       /--upstream takes an http\(s\) URL/,

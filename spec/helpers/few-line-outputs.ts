@@ -74,7 +74,7 @@ export function expectFewLineHandle(handle: string, kind: OutputKind, lines: num
     new RegExp(`^Output of produce_${kind} \\(\\S+\\) was spooled, not inlined: ${kind}, `),
   );
   expect(handle).toContain(`, ${lines} line${lines === 1 ? '' : 's'}, `);
-  const preview = handle.split('\n').slice(2, -1);
+  const preview = handle.split('\n').slice(2, -2);
   expect(handle.split('\n')[1]).toBe('Preview (first and last lines):');
   // Every line, cut to one width: 100 characters, or narrower when that passes 300 tokens.
   const width = (preview[0]?.length ?? 0) - '1:…'.length;
@@ -82,7 +82,10 @@ export function expectFewLineHandle(handle: string, kind: OutputKind, lines: num
   expect(preview).toEqual(
     outputLines(kind, lines).map((line, index) => `${index + 1}:${line.slice(0, width)}…`),
   );
-  expect(handle.split('\n').at(-1)).toMatch(/^Query it with artifact_read, .*\(callId "\S+"\)/);
+  expect(handle.split('\n').at(-2)).toMatch(/^Query it with artifact_read, .*\(callId "\S+"\)/);
+  expect(handle.split('\n').at(-1)).toMatch(
+    /^Pass it to a tool as the argument value \{"\$artifact":"\S+"\}/,
+  );
 }
 
 /** Asserts `text` is `artifact_read`'s answer of the whole `lines`-line `kind` output. */

@@ -2,6 +2,7 @@
 // huge text, huge structured JSON, Markdown, an image, mixed content and an isError result.
 // Run as a child process (`node --import tsx spec/helpers/mcp-test-server.ts`) it serves stdio;
 // imported, `createMcpTestServer()` gives the server for an in-memory transport.
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -117,6 +118,30 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
     ({ kilobytes }) => ({
       content: [{ type: 'text', text: logLines(kilobytes) }],
       structuredContent: { ok: false, failures: 1 },
+    }),
+  );
+  server.registerTool(
+    'update_page',
+    {
+      description: 'Stores a page body at a version; answers what it received.',
+      inputSchema: {
+        body: z.string(),
+        version: z.number().int(),
+        notes: z.array(z.string()).optional(),
+      },
+    },
+    ({ body, version, notes }) => ({
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            sha256: createHash('sha256').update(body).digest('hex'),
+            bytes: Buffer.byteLength(body),
+            version,
+            notes,
+          }),
+        },
+      ],
     }),
   );
   server.registerPrompt('big_prompt', { description: 'A prompt with a long log in it.' }, () => ({

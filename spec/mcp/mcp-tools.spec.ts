@@ -66,6 +66,7 @@ describe('mcpTools over stdio (the test server as a child process)', () => {
       'image',
       'big_image',
       'log_with_status',
+      'update_page',
       'mixed',
       'hang',
       'fail',

@@ -2,6 +2,7 @@
 // type that became `any`, say) is a compile error; at run time each test only runs its code.
 import { type GenerateTextResult, tool } from 'ai';
 import {
+  artifactArgument,
   defineTool,
   Media,
   SpooledArtifact,
@@ -38,6 +39,17 @@ describe('public types', () => {
     if (results instanceof SpooledArtifact) expectTypeOf(results).toEqualTypeOf<SpooledArtifact>();
     else if (Media.isInstance(results)) expectTypeOf(results).toEqualTypeOf<Media>();
     else expectTypeOf(results).toEqualTypeOf<string | undefined>();
+  });
+
+  it('an artifactArgument() reaches the handler as a SpooledArtifact', () => {
+    const upload = defineTool({
+      name: 'upload',
+      description: 'Uploads a log.',
+      inputSchema: z.object({ log: artifactArgument(), note: z.string().optional() }),
+      outputName: ({ note }) => note,
+      handler: ({ log }) => log.byteLength(),
+    });
+    expectTypeOf<Parameters<typeof upload.handler>[0]['log']>().toEqualTypeOf<SpooledArtifact>();
   });
 
   it('a registry lists tools whose input is unknown, not any', async () => {

@@ -42,6 +42,7 @@ export const mcpCommand: Command = async (argv, context) => {
     threshold: settings.threshold,
     ttl: settings.ttl,
     timeout: settings.timeout,
+    maxReferenceBytes: settings.maxReference,
     label: settings.label,
     resourceLinks: settings.resourceLinks,
     spilled,

@@ -1,3 +1,4 @@
+import { defaultMaxReferenceBytes } from '../artifact/references/resolve-references.js';
 import { defaultMaxSessions } from '../mcp/listen/listen-streamable-http.js';
 import { McpSpoolProxy } from '../mcp/proxy/mcp-spool-proxy.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -10,7 +11,8 @@ export const mcpUsage = `Usage:
 
 A result whose text, embedded text and structured content pass the threshold is kept in the
 store; the client gets a short handle, a resource link, and the tools artifact_read,
-artifact_grep, artifact_list, artifact_json and artifact_md to query it by its id.
+artifact_grep, artifact_list, artifact_json and artifact_md to query it by its id. Any tool
+argument may pass a stored output on: {"$artifact": ID} with "lines", "json" or "grep".
 
 Options:
   --threshold SIZE     spool results past this (default 16K: ~4k-8k tokens, under the
@@ -19,6 +21,8 @@ Options:
   --ttl DURATION       how long an output stays queryable: 90s, 30m, 12h, 7d (default 7d)
   --timeout SECONDS    an upstream request unanswered this long fails; 0 never (default 300)
   --max-result SIZE    the largest upstream message accepted (default 1G)
+  --max-reference SIZE what references ({"$artifact": ID, ...}) may put into one call's
+                       arguments before it goes upstream (default 1M)
   --listen HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --token TOKEN        with --listen: require "Authorization: Bearer TOKEN" (env SPOOLFORGE_MCP_TOKEN)
   --allow-origin URL   with --listen: an Origin allowed besides the listener's own (repeatable)
@@ -43,6 +47,7 @@ export interface ProxySettings {
   ttl: number;
   timeout: number;
   maxResult: number;
+  maxReference: number;
   resourceLinks: boolean | 'auto';
   listen:
     | {
@@ -62,6 +67,7 @@ const valued = [
   '--ttl',
   '--timeout',
   '--max-result',
+  '--max-reference',
   '--upstream',
   '--header',
   '--listen',
@@ -130,6 +136,7 @@ export function parseProxyArguments(
     timeout: seconds(last('--timeout') ?? '300', '--timeout') * 1000,
     resourceLinks: resourceLinks(last('--resource-links') ?? 'auto'),
     maxResult: size(last('--max-result'), 1024 ** 3, '--max-result'),
+    maxReference: size(last('--max-reference'), defaultMaxReferenceBytes, '--max-reference'),
     listen:
       listen === undefined
         ? undefined

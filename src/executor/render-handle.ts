@@ -59,7 +59,9 @@ export async function renderHandle(
     `${estimate.method === 'exact' ? '' : '~'}${number(estimate.tokens)} tokens (${encoding}).`;
   const kinds = options.kinds ?? defaultArtifactKinds;
   const tools = kinds.toolMethodsOf(artifact).map((method) => method.name);
-  const footer = `Query it with ${tools.join(', ')} (callId "${call.id}"); ${listToolName} shows every output you can query.`;
+  const footer =
+    `Query it with ${tools.join(', ')} (callId "${call.id}"); ${listToolName} shows every output you can query.\n` +
+    `Pass it to a tool as the argument value {"$artifact":"${call.id}"} (add "lines", "json" or "grep" to pass part).`;
   const previewLines = options.previewLines ?? 3;
   const width = options.previewLineChars ?? 100;
   // The first and last lines, each read no further than the widest preview: a 50 MB minified

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { Media } from '../artifact/media.js';
+import { containsReference } from '../artifact/references/artifact-reference.js';
+import {
+  type ReferenceScope,
+  resolveArtifactReferences,
+} from '../artifact/references/resolve-references.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { isArtifactTool } from '../tools/artifact-tool.js';
@@ -7,6 +12,7 @@ import type { DispatchContext } from '../tools/dispatch-context.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolCall } from '../tools/tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { callsReferenceScope } from './calls-reference-scope.js';
 import { type HandleOptions, renderHandle } from './render-handle.js';
 import type { ContentPart, ToolCallOutcome, ToolCallResults } from './tool-result-content.js';
 import { type WrapOptions, wrapValue } from './wrap-result.js';
@@ -27,14 +33,24 @@ export interface ToolCallRequest {
  */
 export interface ExecuteOptions extends Omit<WrapOptions, 'signal'> {
   handle?: Omit<HandleOptions, 'signal'>;
+  /**
+   * UTF-8 bytes the values references put into one call's arguments may take in all (an
+   * `artifactArgument()` takes an artifact of any size). Default 1 MiB
+   * (`defaultMaxReferenceBytes`).
+   */
+  maxReferenceBytes?: number;
+  /** The outputs references may name. Default: the spooled outputs of the dispatch's calls. */
+  references?: ReferenceScope;
   signal?: AbortSignal;
 }
 
 /**
- * Runs one call against `tools` and renders what the model is shown. Nothing a model sends can
- * crash the loop: an unknown tool, arguments that are not JSON or fail the schema (an unknown
- * `callId`, a negative range), or a handler that throws all become error results that say what
- * was wrong.
+ * Runs one call against `tools` and renders what the model is shown. References to spooled
+ * outputs (`{"$artifact": "call_1", …}`) anywhere in the arguments are resolved first, then the
+ * arguments are validated. Nothing a model sends can crash the loop: an unknown tool, arguments
+ * that are not JSON or fail the schema (an unknown `callId`, a negative range), a reference that
+ * cannot be resolved (`E_BAD_REFERENCE`; the tool is not called), or a handler that throws all
+ * become error results that say what was wrong.
  *
  * @example
  * ```ts
@@ -59,6 +75,7 @@ export async function executeToolCall(
   });
   let content: ContentPart[];
   let ref: string | undefined;
+  const created: SpooledArtifact[] = [];
   try {
     if (!tool) {
       const names = tools.list().map((known) => known.name);
@@ -68,8 +85,20 @@ export async function executeToolCall(
       );
     }
     if (parsed.error) throw parsed.error;
-    const input = validate(tool, call.arguments);
     const signal = options.signal ?? new AbortController().signal;
+    // Without a reference the handler starts in this turn of the event loop, as it always did.
+    const resolved = containsReference(call.arguments)
+      ? await resolveArtifactReferences(call.arguments, {
+          scope: options.references ?? callsReferenceScope(dispatch.turnToolCalls),
+          schema: tool.inputSchema,
+          signal,
+          ...(options.maxReferenceBytes === undefined
+            ? {}
+            : { maxReferenceBytes: options.maxReferenceBytes }),
+        })
+      : { value: call.arguments, created: [] };
+    created.push(...resolved.created);
+    const input = validate(tool, resolved.value);
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
     if (call.fromArtifactTool) call.results = String(value);
     else {
@@ -79,9 +108,12 @@ export async function executeToolCall(
         toolName: call.name,
         ...options.storeOptions?.metadata,
       };
-      const storeOptions = { ...options.storeOptions, metadata };
+      const name = tool.outputName?.(input);
+      const named = name ? { name } : {};
+      const storeOptions = { ...options.storeOptions, ...named, metadata };
       ({ results: call.results, ref } = await wrapValue(tool, value, {
         ...options,
+        spool: { ...options.spool, ...named },
         storeOptions,
         signal,
       }));
@@ -94,6 +126,9 @@ export async function executeToolCall(
           cause: error,
         });
     content = [{ type: 'text', text: `Error (${call.error.code}): ${call.error.message}` }];
+  } finally {
+    // Selections spooled for artifact arguments live for the call only.
+    await Promise.all(created.map((artifact) => artifact.close()));
   }
   return {
     call,

@@ -1,7 +1,7 @@
 import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 import { Media } from '../artifact/media.js';
 import { type SpoolOptions, type SpoolSource, spool } from '../artifact/spool.js';
-import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { PutOptions } from '../store/artifact-store-types.js';
 import type { Tool } from '../tools/tool.js';
@@ -26,8 +26,8 @@ export interface WrapOptions {
    * a conversation log can refer to them by id.
    */
   store?: ArtifactStore;
-  /** How results are put into `store` (a TTL, metadata). */
-  storeOptions?: Pick<PutOptions, 'ttl' | 'metadata'>;
+  /** How results are put into `store` (a TTL, metadata, a name). */
+  storeOptions?: Pick<PutOptions, 'ttl' | 'metadata' | 'name'>;
   signal?: AbortSignal;
 }
 
@@ -58,7 +58,8 @@ export const defaultInlineThreshold = 2 * 1024;
 
 /**
  * What a tool's return value becomes: inline text when small, a spooled artifact of the class
- * of its kind (`tool.kind`, else the one its media type or first bytes call for) when large (streams are spooled as they arrive, never gathered first), or the `Media` itself.
+ * of its kind (`tool.kind`, else the one its media type or first bytes call for) when large (streams are spooled as they arrive, never gathered first), or the `Media` or
+ * `SpooledArtifact` itself.
  *
  * @example
  * ```ts
@@ -86,7 +87,8 @@ export async function wrapValue(
   value: unknown,
   options: WrapOptions = {},
 ): Promise<WrappedValue> {
-  if (Media.isInstance(value)) return { results: value };
+  // An artifact the tool spooled itself (named, of a kind) is the result as it is.
+  if (Media.isInstance(value) || value instanceof SpooledArtifact) return { results: value };
   const threshold = options.inlineThreshold ?? defaultInlineThreshold;
   const source = toSource(value);
   if (typeof source === 'string' && Buffer.byteLength(source) <= threshold) {

@@ -13,6 +13,7 @@ export type SpoolforgeErrorCode =
   | 'E_ARTIFACT_DAMAGED'
   | 'E_ARTIFACT_NOT_FOUND'
   | 'E_ARTIFACT_TOO_LARGE'
+  | 'E_BAD_REFERENCE'
   | 'E_BUSY'
   | 'E_COMPACTION_FAILED'
   | 'E_CONFLICT'

@@ -84,6 +84,12 @@ export interface Tool<Input = unknown> {
   kind?: string;
   /** A media type for the results (`application/json`, `text/markdown`, …), used to pick a kind. */
   mediaType?: string;
+  /**
+   * A name for a spooled result, from the call's arguments (`report-2024-q4`): the handle and
+   * `artifact_list` show it, and a model may pass it as a `callId` or a reference instead of
+   * the call id (the newest output so named wins).
+   */
+  outputName?(input: Input): string | undefined;
   /** Offered for one dispatch only; pruned from a bound registry when the dispatch is acked. */
   ephemeral?: boolean;
   /** Wins over the merge's own policy when this tool collides. */

@@ -6,6 +6,7 @@ import type { DispatchContext } from '../../tools/dispatch-context.js';
 import type { ToolCall } from '../../tools/tool-call.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ArtifactKinds } from '../kinds/artifact-kinds.js';
+import { referenceFormHelp } from '../references/artifact-reference.js';
 import { SpooledArtifact } from '../spooled-artifact.js';
 import type { ResultLimits } from './model-lines.js';
 import type { ToolMethodDescriptor } from './tool-method-descriptor.js';
@@ -106,7 +107,13 @@ function methodTool(
   limits: ResultLimits,
 ) {
   const byId = new Map(calls.map((call) => [call.id, call]));
-  const ids = calls.map((call) => call.id) as [string, ...string[]];
+  // A name reaches the newest output so named, and never shadows an id.
+  const byName = new Map<string, ToolCall>();
+  for (const call of calls) {
+    const name = (call.results as SpooledArtifact).name;
+    if (name && !byId.has(name)) byName.set(name, call);
+  }
+  const ids = [...byId.keys(), ...byName.keys()] as [string, ...string[]];
   const callId = callIdSchema(ids);
   return artifactTool({
     name: method.name,
@@ -116,7 +123,7 @@ function methodTool(
     onCollision: 'replace',
     handler: async (input: { callId: string }, { signal }) => {
       const { callId: id, ...args } = input;
-      const artifact = byId.get(id)?.results as SpooledArtifact;
+      const artifact = (byId.get(id) ?? byName.get(id))?.results as SpooledArtifact;
       return method.run(artifact, args as never, { callId: id, limits, signal });
     },
   });
@@ -137,7 +144,7 @@ const maxEnumIds = 8;
 function callIdSchema(ids: [string, ...string[]]) {
   const error = () =>
     `callId must be one of ${ids.map((id) => `"${id}"`).join(', ')}: the calls whose outputs ` +
-    'were spooled (an artifact_* call cannot be queried itself)';
+    'were spooled, or their names (an artifact_* call cannot be queried itself)';
   // An enum says its values; the handle and artifact_list say what each is.
   if (ids.length <= maxEnumIds) return z.enum(ids, { error });
   return z
@@ -164,8 +171,7 @@ export const listToolName = 'artifact_list';
  * forged.get(listToolName)?.description === listToolDescription; // true
  * ```
  */
-export const listToolDescription =
-  'Lists the spooled outputs: call id, tool, name, kind, bytes, lines, tokens.';
+export const listToolDescription = `Lists the spooled outputs. ${referenceFormHelp}`;
 
 function listTool(calls: ToolCall[]) {
   return artifactTool({

@@ -37,6 +37,12 @@ export interface McpSpoolProxyOptions {
    * none. Default 5 minutes: past the SDK clients' own 60 s, so their timeout speaks first.
    */
   timeout?: number;
+  /**
+   * UTF-8 bytes the references in one `tools/call`'s arguments may put into it in all: a
+   * reference (`{"$artifact": "<id or name>", …}`) names an output of this proxy's scope and is
+   * replaced by the value it selects before the call goes upstream. Default 1 MiB.
+   */
+  maxReferenceBytes?: number;
   /** Bounds on what the query tools return. Default: `maxResultBytes` = `threshold`. */
   limits?: ResultLimits;
   kinds?: ArtifactKinds;
@@ -116,6 +122,9 @@ export class McpSpoolProxy {
       ttl: options.ttl ?? McpSpoolProxy.defaultTtl,
       timeout: options.timeout ?? McpSpoolProxy.defaultTimeout,
       scope: this.#scope,
+      ...(options.maxReferenceBytes === undefined
+        ? {}
+        : { maxReferenceBytes: options.maxReferenceBytes }),
       ...(options.resourceLinks === undefined ? {} : { resourceLinks: options.resourceLinks }),
       ...(options.kinds ? { kinds: options.kinds } : {}),
       ...(options.spilled ? { spilled: options.spilled } : {}),

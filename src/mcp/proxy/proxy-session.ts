@@ -29,6 +29,7 @@ import { artifactIdOf } from './artifact-uri.js';
 import { ForwardingServer } from './forwarding-server.js';
 import { mcpErrorText } from './mcp-error-text.js';
 import { offersResourceLinks } from './offers-resource-links.js';
+import { resolveCallReferences } from './resolve-call-references.js';
 import { ResultSpooler } from './result-spooler.js';
 import type { StoreQueryTools } from './store-query-tools.js';
 import {
@@ -48,6 +49,8 @@ export interface ProxySessionOptions {
   ttl: number;
   timeout: number;
   scope: string;
+  /** What references may put into one call's arguments, in UTF-8 bytes. */
+  maxReferenceBytes?: number;
   kinds?: ArtifactKinds;
   spilled?: SpilledValues;
   /** Whether spooled results carry a `resource_link`; `'auto'`: for clients known to take one. */
@@ -164,7 +167,15 @@ export class ProxySession {
         return this.#options.queryTools.call(name, args, extra.signal);
       }
       try {
-        const result = await this.#send(request, extra);
+        const resolved = await resolveCallReferences(request, {
+          scope: this.#options.queryTools.references,
+          signal: extra.signal,
+          ...(this.#options.maxReferenceBytes === undefined
+            ? {}
+            : { maxReferenceBytes: this.#options.maxReferenceBytes }),
+        });
+        if ('refused' in resolved) return resolved.refused;
+        const result = await this.#send(resolved.request, extra);
         const { task } = result as Partial<CreateTaskResult>;
         if (task) {
           // The call runs as a task: its result comes with tasks/result, spooled there.

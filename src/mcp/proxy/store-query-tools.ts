@@ -5,6 +5,8 @@ import type { ResultLimits } from '../../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../../artifact/forge/tool-method-descriptor.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
+import { referenceFormHelp } from '../../artifact/references/artifact-reference.js';
+import type { ReferenceScope } from '../../artifact/references/resolve-references.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
@@ -94,6 +96,20 @@ export class StoreQueryTools {
       : { content: [{ type: 'text', text }] };
   }
 
+  /**
+   * This scope's outputs as references may name them (by id, else the newest so named): only
+   * those put with this `scope`, so one upstream's client never reaches another's outputs.
+   */
+  readonly references: ReferenceScope = {
+    use: async (ref, read) => {
+      const records = await this.#records();
+      const record =
+        records.find((each) => each.id === ref) ?? records.find((each) => each.name === ref);
+      if (!record) throw unknownOutput('E_BAD_REFERENCE', ref, records, '$artifact');
+      return this.#open.use(record.id, read);
+    },
+  };
+
   /** Closes the artifacts kept open between queries. */
   close(): Promise<void> {
     return this.#open.close();
@@ -106,8 +122,8 @@ export class StoreQueryTools {
       description: method.description,
       inputSchema: strictToolInput({ callId: callIdSchema, ...method.args }),
       handler: async (input: { callId: string }, { signal }) => {
-        const { callId, ...args } = input;
-        await this.#checkId(callId);
+        const { callId: given, ...args } = input;
+        const callId = await this.#idOf(given);
         return this.#open.use(callId, async (artifact) => {
           const offered = this.#kinds.toolMethodsOf(artifact);
           if (!offered.some((each) => each.name === method.name)) {
@@ -126,8 +142,7 @@ export class StoreQueryTools {
   #listTool() {
     return artifactTool({
       name: listToolName,
-      description:
-        'Lists the spooled outputs, newest first: id, tool, kind, bytes, lines, created.',
+      description: `Lists the spooled outputs, newest first. ${referenceFormHelp}`,
       inputSchema: strictToolInput({}),
       handler: async () => {
         const records = await this.#records();
@@ -156,20 +171,35 @@ export class StoreQueryTools {
     return all.filter((record) => record.metadata.scope === this.#options.scope);
   }
 
-  async #checkId(callId: string): Promise<void> {
-    // Only ids: a name would reach the newest output so named, which no handle ever gave.
+  /**
+   * The id `callId` means: an id the store holds (as handles give them), else the newest output
+   * of this scope with that name; else an error naming the ids that can be queried.
+   */
+  async #idOf(callId: string): Promise<string> {
     const record = await this.#options.store.info(callId).catch(() => undefined);
-    if (record?.id === callId) return;
+    if (record?.id === callId) return callId;
     const records = await this.#records();
-    const ids = records.slice(0, namedIds).map((each) => `"${each.id}" (${describe(each)})`);
-    const more =
-      records.length > namedIds ? `, and ${records.length - namedIds} older (artifact_list)` : '';
-    throw new SpoolforgeError(
-      'E_INVALID_TOOL_ARGS',
-      `No spooled output "${quoteInput(callId)}" (it may have expired). ` +
-        (ids.length ? `callId may be ${ids.join(', ')}${more}` : 'Nothing is spooled.'),
-    );
+    const named = records.find((each) => each.name === callId);
+    if (named) return named.id;
+    throw unknownOutput('E_INVALID_TOOL_ARGS', callId, records, 'callId');
   }
+}
+
+/** An id or name that reaches no output of the scope: the error names the ones that do. */
+function unknownOutput(
+  code: 'E_INVALID_TOOL_ARGS' | 'E_BAD_REFERENCE',
+  ref: string,
+  records: readonly StoredArtifactRecord[],
+  field: string,
+): SpoolforgeError {
+  const ids = records.slice(0, namedIds).map((each) => `"${each.id}" (${describe(each)})`);
+  const more =
+    records.length > namedIds ? `, and ${records.length - namedIds} older (artifact_list)` : '';
+  return new SpoolforgeError(
+    code,
+    `No spooled output "${quoteInput(ref)}" (it may have expired). ` +
+      (ids.length ? `${field} may be ${ids.join(', ')}${more}` : 'Nothing is spooled.'),
+  );
 }
 
 function describe(record: StoredArtifactRecord): string {
@@ -180,7 +210,7 @@ function listRow(record: StoredArtifactRecord): string {
   const tokens =
     record.metadata.tokens === undefined ? '' : ` tokens=${String(record.metadata.tokens)} (o200k)`;
   return (
-    `${record.id} tool=${String(record.metadata.tool ?? '?')} kind=${record.kind} ` +
+    `${record.id} tool=${String(record.metadata.tool ?? '?')}${record.name ? ` name="${record.name}"` : ''} kind=${record.kind} ` +
     `bytes=${record.byteLength} (${formatBytes(record.byteLength)}) lines=${record.lineCount}${tokens} ` +
     `created=${new Date(record.createdAt).toISOString()}`
   );

@@ -1,0 +1,143 @@
+// A scripted model passes a spooled JSON page on by reference through each adapter with its real
+// client: the second tool (strict types, a number among them) receives the values, never the
+// model's retyping, and a bad reference comes back as an error result the model reads.
+import Anthropic from '@anthropic-ai/sdk';
+import { generateText, stepCountIs } from 'ai';
+import OpenAI from 'openai';
+import { defineTool } from 'spoolforge';
+import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { AnthropicToolSession } from 'spoolforge/anthropic';
+import { OpenAIToolSession } from 'spoolforge/openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { anthropicWire } from '../../examples/support/anthropic-wire.js';
+import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
+import { openAIResponsesWire } from '../../examples/support/openai-responses-wire.js';
+import {
+  type ScriptedModel,
+  type ScriptedReply,
+  type ScriptedTurn,
+  startScriptedModel,
+} from '../../examples/support/scripted-model.js';
+import { startAiSdkModel } from '../helpers/ai-sdk-scripted.js';
+import {
+  converseAnthropic,
+  converseChatCompletions,
+  converseResponses,
+} from '../helpers/provider-loops.js';
+
+/** A 300 KB page: far past the inline threshold. */
+const page = {
+  id: 4812,
+  version: 17,
+  body: `<table>${Array.from({ length: 6_000 }, (_, row) => `<tr><td>${row}</td><td>row ${row}</td></tr>`).join('')}</table>`,
+};
+
+function tools() {
+  const received: unknown[] = [];
+  const fetchPage = defineTool({
+    name: 'fetch_page',
+    description: 'Fetches a page.',
+    inputSchema: z.object({}),
+    kind: 'json',
+    handler: () => JSON.stringify(page),
+  });
+  const updatePage = defineTool({
+    name: 'update_page',
+    description: 'Updates a page.',
+    inputSchema: z.object({ body: z.string(), version: z.number().int() }),
+    handler: (input) => {
+      received.push(input);
+      return 'updated';
+    },
+  });
+  return { list: [fetchPage, updatePage], received };
+}
+
+/**
+ * Fetch the page; pass its body and version by reference (then a bad reference, whose error the
+ * model reads, when `bad`); answer with the last result.
+ */
+function script(bad: boolean) {
+  return (turn: ScriptedTurn): ScriptedReply => {
+    const pageId = turn.results[0]?.callId ?? '';
+    const update = (args: Record<string, unknown>) => ({
+      toolCalls: [{ name: 'update_page', arguments: args }],
+    });
+    if (turn.results.length === 0) return { toolCalls: [{ name: 'fetch_page', arguments: {} }] };
+    if (turn.results.length === 1) {
+      return update({
+        body: { $artifact: pageId, json: '$.body' },
+        version: { $artifact: pageId, json: '$.version' },
+      });
+    }
+    if (turn.results.length === 2 && bad) {
+      return update({ body: { $artifact: pageId, json: '$.*' }, version: 1 });
+    }
+    return { text: turn.results.map((result) => result.text).join('\n---\n') };
+  };
+}
+
+let model: ScriptedModel | undefined;
+let loop: OpenAIToolSession | undefined;
+afterEach(async () => {
+  await loop?.close();
+  await model?.close();
+});
+
+for (const api of [
+  { name: 'Chat Completions', wire: openAIChatWire, converse: converseChatCompletions },
+  { name: 'Responses', wire: openAIResponsesWire, converse: converseResponses },
+]) {
+  it(`spoolforge/openai, ${api.name}: the page reaches update_page by reference`, async () => {
+    const { list, received } = tools();
+    model = await startScriptedModel({ wires: [api.wire], script: script(true) });
+    loop = new OpenAIToolSession({ tools: list });
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${model.url}/v1`, maxRetries: 0 });
+    const { answer } = await api.converse(client, loop, 'Update the page.');
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const [handle, updated, refused] = answer.split('\n---\n');
+    expect(handle).toContain('Pass it to a tool as the argument value {"$artifact":"');
+    expect(updated).toBe('updated');
+    expect(refused).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
+    // What the model wrote to pass 300 KB on.
+    const sent = JSON.stringify(model.requests.map((request) => request.body).at(-1));
+    expect(sent).toContain('"$artifact');
+  });
+}
+
+describe('spoolforge/ai-sdk with the real client', () => {
+  it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
+    const { list, received } = tools();
+    const { chat, model: scripted } = await startAiSdkModel(script(true));
+    await using spoolforge = spoolforgeToolSet({ tools: list });
+    const result = await generateText({
+      model: chat,
+      prompt: 'Update the page.',
+      tools: spoolforge.tools,
+      prepareStep: spoolforge.prepareStep,
+      onStepFinish: spoolforge.onStepFinish,
+      stopWhen: stepCountIs(6),
+    });
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const parts = result.text.split('\n---\n');
+    expect(parts[1]).toBe('updated');
+    expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
+    expect(scripted.requests).toHaveLength(4);
+  });
+});
+
+describe('spoolforge/anthropic with the real client', () => {
+  it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
+    const { list, received } = tools();
+    model = await startScriptedModel({ wires: [anthropicWire], script: script(true) });
+    await using agent = new AnthropicToolSession({ tools: list });
+    const client = new Anthropic({ apiKey: 'test', baseURL: model.url, maxRetries: 0 });
+    const { message } = await converseAnthropic(agent, client, 'Update the page.');
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const parts = text.split('\n---\n');
+    expect(parts[1]).toBe('updated');
+    expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
+  });
+});

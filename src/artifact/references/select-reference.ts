@@ -1,0 +1,162 @@
+import { formatBytes } from '../../shared/format-bytes.js';
+import { streamGrep } from '../grep-artifact.js';
+import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
+import { spool } from '../spool.js';
+import type { SpooledArtifact } from '../spooled-artifact.js';
+import {
+  badReference,
+  describeReference,
+  lineSelection,
+  type OutputReference,
+} from './artifact-reference.js';
+
+/** A catastrophic `grep` or `json` selector fails after this long instead of holding the turn. */
+const selectTimeout = 10_000;
+
+/**
+ * The bytes the inline values of one call may still take: every value substituted into the
+ * arguments counts, so a call of many references stays bounded as one of a single reference.
+ */
+export class ReferenceBudget {
+  readonly limit: number;
+  #left: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.#left = limit;
+  }
+
+  /** Counts `bytes` more of `reference`'s value; `E_BAD_REFERENCE` past the limit. */
+  take(bytes: number, reference: OutputReference): void {
+    this.#left -= bytes;
+    if (this.#left < 0) {
+      throw badReference(
+        `${describeReference(reference)} is over the ${formatBytes(this.limit)} a tool's arguments may take from references (maxReferenceBytes); select less (lines, json, grep), or give the tool an artifact argument`,
+      );
+    }
+  }
+}
+
+/**
+ * What `reference` selects of `artifact`, as the value that replaces it in the arguments: the
+ * whole text, the text of a line range or of the lines a grep matches (lines joined with
+ * `\n`), or the one JSON value a JSONPath selects. Counted against `budget`.
+ */
+export async function selectValue(
+  artifact: SpooledArtifact,
+  reference: OutputReference,
+  options: { budget: ReferenceBudget; signal: AbortSignal },
+): Promise<unknown> {
+  const { budget, signal } = options;
+  if (reference.json !== undefined) {
+    const value = await selectJson(artifact, reference, reference.json, signal);
+    budget.take(Buffer.byteLength(JSON.stringify(value) ?? 'null'), reference);
+    return value;
+  }
+  if (reference.lines === undefined && reference.grep === undefined) {
+    // The size says whether it fits before a byte is read.
+    budget.take(await artifact.byteLength(), reference);
+    return artifact.asString({ signal });
+  }
+  const lines: string[] = [];
+  const add = (text: string) => {
+    budget.take(Buffer.byteLength(text) + (lines.length > 0 ? 1 : 0), reference);
+    lines.push(text);
+  };
+  if (reference.lines !== undefined) {
+    for await (const line of selectedLines(artifact, reference.lines, signal)) add(line);
+  } else {
+    await grepLines(artifact, reference, reference.grep as string, signal, add);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * What `reference` selects of `artifact`, as an artifact for a tool that takes one: the output
+ * itself when the reference selects all of it, else a new spool of the selection (a line range
+ * streamed in flat memory; a grep or JSONPath selection gathered within `budget` first).
+ * `created` says whether the caller must close it.
+ */
+export async function selectArtifact(
+  artifact: SpooledArtifact,
+  reference: OutputReference,
+  options: { budget: ReferenceBudget; signal: AbortSignal },
+): Promise<{ artifact: SpooledArtifact; created: boolean }> {
+  const { signal } = options;
+  if (reference.lines === undefined && reference.json === undefined && reference.grep === undefined)
+    return { artifact, created: false };
+  if (reference.lines !== undefined) {
+    const lines = selectedLines(artifact, reference.lines, signal);
+    const joined = (async function* () {
+      let first = true;
+      for await (const line of lines) {
+        yield first ? line : `\n${line}`;
+        first = false;
+      }
+    })();
+    return { artifact: await spool(joined, { signal }), created: true };
+  }
+  const value = await selectValue(artifact, reference, options);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? 'null');
+  return { artifact: await spool(text, { signal }), created: true };
+}
+
+/** The lines a `lines` selector names, checked against the output's line count. */
+async function* selectedLines(
+  artifact: SpooledArtifact,
+  lines: string,
+  signal: AbortSignal,
+): AsyncIterable<string> {
+  const { start, end } = lineSelection(lines);
+  const total = await artifact.lineCount({ signal });
+  if (start >= total) {
+    throw badReference(`"lines":"${lines}" starts past the end: the output has ${total} lines`);
+  }
+  for await (const line of artifact.lines(start, Math.min(end, total), { signal })) yield line.text;
+}
+
+async function grepLines(
+  artifact: SpooledArtifact,
+  reference: OutputReference,
+  pattern: string,
+  signal: AbortSignal,
+  add: (text: string) => void,
+): Promise<void> {
+  let over: unknown;
+  const { matchCount } = await streamGrep(
+    artifact,
+    pattern,
+    { timeout: selectTimeout, signal, whenBusy: 'fail' },
+    (line) => {
+      try {
+        add(line.text);
+        return true;
+      } catch (error) {
+        over = error;
+        return false;
+      }
+    },
+  );
+  if (over !== undefined) throw over;
+  if (matchCount === 0) throw badReference(`${describeReference(reference)} matches no line`);
+}
+
+async function selectJson(
+  artifact: SpooledArtifact,
+  reference: OutputReference,
+  path: string,
+  signal: AbortSignal,
+): Promise<unknown> {
+  if (!(artifact instanceof SpooledJsonArtifact)) {
+    throw badReference(
+      `${describeReference(reference)}: "json" selects from a JSON output, and "${reference.$artifact}" is ${artifact.kind}; use "lines" or "grep"`,
+    );
+  }
+  const matches = await artifact.query(path, { limit: 2, signal, timeout: selectTimeout });
+  if (matches.length === 1) return matches[0]?.value;
+  throw badReference(
+    matches.length === 0
+      ? `${describeReference(reference)} selects nothing`
+      : `${describeReference(reference)} selects more than one value (${matches.map((match) => match.path).join(', ')}, …); a reference takes exactly one: narrow the JSONPath`,
+  );
+}

@@ -1,0 +1,37 @@
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ResolveReferencesOptions,
+  resolveArtifactReferences,
+} from '../../artifact/references/resolve-references.js';
+import { quoteInput } from '../../shared/quote-input.js';
+import { SpoolforgeError } from '../../shared/spoolforge-error.js';
+
+/** The most characters of a refusal, as of the query tools' errors. */
+const maxErrorChars = 2_000;
+
+/**
+ * A `tools/call` with every reference in its arguments replaced by the value it selects from
+ * `options.scope`, so the upstream gets plain values; or, when a reference cannot be resolved,
+ * the error result the model reads instead (nothing goes upstream). An abort still rejects.
+ *
+ * @example
+ * ```ts
+ * const resolved = await resolveCallReferences(callToolRequest, { scope: storeScope, signal });
+ * if ('refused' in resolved) return resolved.refused;
+ * ```
+ */
+export async function resolveCallReferences(
+  request: CallToolRequest,
+  options: Omit<ResolveReferencesOptions, 'schema'>,
+): Promise<{ request: CallToolRequest } | { refused: CallToolResult }> {
+  try {
+    const { value, count } = await resolveArtifactReferences(request.params.arguments, options);
+    if (count === 0) return { request };
+    const args = value as Record<string, unknown>;
+    return { request: { ...request, params: { ...request.params, arguments: args } } };
+  } catch (error) {
+    if (!SpoolforgeError.isInstance(error) || error.code === 'E_ABORTED') throw error;
+    const text = quoteInput(`Error (${error.code}): ${error.message}`, maxErrorChars);
+    return { refused: { content: [{ type: 'text', text }], isError: true } };
+  }
+}
