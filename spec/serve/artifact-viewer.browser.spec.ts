@@ -1,37 +1,18 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { ArtifactStore, createArtifactHandler, createLinkSigner } from 'spoolforge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium, viewport } from '../helpers/chromium.js';
 import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
-
-// Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH.
-// Starting it takes seconds. Without it the spec is skipped with a warning, as the GNU
-// comparisons are without GNU tools.
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-if (!hasChromium) console.warn(`artifact viewer: no Chromium at ${chromiumPath}; spec skipped`);
-const viewport = { width: 1000, height: 700 };
 
 let browser: Browser;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { Media } from '../artifact/media.js';
 import { spool } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { storeMedia } from '../executor/store-media.js';
 import type { ToolEvent } from '../executor/tool-event.js';
 import type { LinkSigner } from '../serve/link-signer.js';
 import { artifactPath } from '../serve/viewer-links.js';
@@ -202,13 +203,7 @@ async function mediaReference(
     knownRef ??
     (options.store === undefined
       ? undefined
-      : (
-          await options.store.put(media.bytes, {
-            mediaType: media.mediaType,
-            ...(media.name === undefined ? {} : { name: media.name }),
-            ...(options.signal ? { signal: options.signal } : {}),
-          })
-        ).id);
+      : await storeMedia(media, options.store, options.signal ? { signal: options.signal } : {}));
   const base = options.baseUrl?.replace(/\/+$/, '');
   return {
     ...(ref === undefined ? {} : { ref }),

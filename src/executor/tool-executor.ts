@@ -103,7 +103,8 @@ export async function executeToolCall(
       const maxBytes = options.maxPartialOutputBytes ?? defaultMaxPartialOutputBytes;
       value = tapToolOutput(value, { toolCallId: call.id, listener, maxBytes });
     }
-    if (call.fromArtifactTool) call.results = String(value);
+    // An artifact tool's answer is text, or media it read back (tool_output_cache of an image).
+    if (call.fromArtifactTool) call.results = Media.isInstance(value) ? value : String(value);
     else {
       // A stored result says which call made it.
       const metadata = {

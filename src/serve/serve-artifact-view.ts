@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResultLimits } from '../artifact/forge/model-lines.js';
+import { sniffMediaType } from '../artifact/media.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { QueryPool } from '../shared/query-pool.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { sendHtml } from './http-responses.js';
+import { renderMediaPage } from './viewer-media-page.js';
 import { type PageFrame, renderArtifactPage, renderProblemPage } from './viewer-pages.js';
 import { readViewerQuery, runViewerQuery, type ViewerOutcome } from './viewer-query.js';
 
@@ -52,11 +54,14 @@ export async function serveArtifactView(
   };
   if (release === undefined) return busy();
   let outcome: ViewerOutcome = { text: '' };
+  let mediaType: string | undefined;
   try {
     const artifact = await openArtifact(store, record, signal);
     if (artifact === undefined) return notFound();
     try {
-      if (runs)
+      // Images and PDFs are shown as what they are, by their bytes, not as lines of binary.
+      mediaType = sniffMediaType(await artifact.reader.read(0, 16, { signal }));
+      if (runs && mediaType === undefined)
         outcome = await runViewerQuery(artifact, query, {
           callId: record.id,
           limits,
@@ -72,6 +77,10 @@ export async function serveArtifactView(
     throw error;
   } finally {
     release();
+  }
+  if (mediaType !== undefined) {
+    const page = renderMediaPage(frame, record, mediaType);
+    return sendHtml(request, response, 200, page, frame.nonce, { images: true });
   }
   const page = renderArtifactPage(frame, record, query, outcome);
   sendHtml(request, response, 'text' in outcome ? 200 : 400, page, frame.nonce);

@@ -1,0 +1,109 @@
+import type { Browser } from 'playwright-core';
+import { PNG } from 'pngjs';
+import {
+  createArtifactHandler,
+  createLinkSigner,
+  defineTool,
+  Media,
+  ToolSession,
+} from 'spoolforge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { hasChromium, launchChromium, viewport } from '../helpers/chromium.js';
+import { listen } from '../helpers/http-servers.js';
+import { openStore } from '../store/store-helpers.js';
+
+const red = [220, 20, 60];
+const blue = [30, 90, 230];
+
+/** A 160 × 80 PNG: its left half red, its right half blue. */
+function halvesPng(): Uint8Array {
+  const png = new PNG({ width: 160, height: 80 });
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const colour = x < png.width / 2 ? red : blue;
+      png.data.set([...colour, 255], (y * png.width + x) * 4);
+    }
+  }
+  return new Uint8Array(PNG.sync.write(png));
+}
+
+const chart = defineTool({
+  name: 'chart',
+  description: 'Draws a chart.',
+  inputSchema: z.object({}),
+  handler: () => new Media(halvesPng(), { mediaType: 'image/png', name: 'halves <b>.png' }),
+});
+
+let browser: Browser;
+
+beforeAll(async () => {
+  if (hasChromium) browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+}, 60_000);
+
+/** The colour at (x, y) of a screenshot. */
+function pixel(png: PNG, x: number, y: number): number[] {
+  const offset = (Math.floor(y) * png.width + Math.floor(x)) * 4;
+  return [...png.data.subarray(offset, offset + 3)];
+}
+
+describe.skipIf(!hasChromium)('image artifacts in the viewer, in Chromium', () => {
+  it.each([
+    ['plain', false],
+    ['signed', true],
+  ])(
+    'a %s viewer link shows a stored tool image as an image',
+    async (_name, signed) => {
+      const store = await openStore();
+      await using session = new ToolSession({ tools: [chart], store });
+      const [outcome] = await session.run(
+        [{ id: 'call_1', name: 'chart', arguments: {} }],
+        session.dispatch(),
+      );
+      const ref = outcome?.ref ?? '';
+      const signer = createLinkSigner({ key: 'a-link-signing-key-of-32-bytes!!' });
+      const origin = await listen(
+        createArtifactHandler(store, signed ? { signedLinks: { signer } } : {}),
+      );
+      const view = `${origin}/artifacts/${ref}/view`;
+      const page = await browser.newPage({ viewport });
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => {
+        // Chromium asks for a favicon the handler does not have.
+        if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+          consoleErrors.push(`${message.text()} ${message.location().url}`);
+      });
+      const response = await page.goto(
+        signed ? signer.sign(view, { scope: `/artifacts/${ref}` }) : view,
+      );
+      expect(response?.status()).toBe(200);
+      const image = page.locator('img.media');
+      await expect
+        .poll(() =>
+          image.evaluate(
+            (element) => (element as unknown as { naturalWidth: number }).naturalWidth,
+          ),
+        )
+        .toBe(160);
+      expect(await image.getAttribute('alt')).toBe('halves <b>.png'); // escaped, shown as text
+      expect(await page.locator('pre.result').count()).toBe(0); // no lines of binary
+      expect(await page.content()).not.toContain('IHDR');
+      expect(consoleErrors).toEqual([]); // the CSP let the image in
+
+      const shot = PNG.sync.read(await image.screenshot());
+      // The element's border is 1 px: sample well inside each half.
+      const closeTo = (actual: number[], expected: number[]) =>
+        actual.every((value, index) => Math.abs(value - (expected[index] ?? 0)) <= 3);
+      const { width, height } = shot;
+      expect(width).toBeGreaterThanOrEqual(160);
+      expect(closeTo(pixel(shot, width * 0.25, height / 2), red)).toBe(true);
+      expect(closeTo(pixel(shot, width * 0.75, height / 2), blue)).toBe(true);
+      await page.close();
+    },
+    60_000,
+  );
+});
