@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 // Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH.
 // Starting it takes seconds. Without it the browser specs are skipped with a warning, as the
@@ -14,7 +15,7 @@ if (!hasChromium) console.warn(`browser specs: no Chromium at ${chromiumPath}; s
 export const viewport = { width: 1000, height: 700 };
 
 /** Chromium, headless, without the network chatter of a first run. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -27,4 +28,19 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** One Chromium for the specs of a file: launched before them, closed after. */
+export function sharedChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (hasChromium) browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  }, 60_000);
+  return () => {
+    if (browser === undefined) throw new Error('Chromium is not running');
+    return browser;
+  };
 }

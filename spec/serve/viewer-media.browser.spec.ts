@@ -1,4 +1,3 @@
-import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import {
   createArtifactHandler,
@@ -7,9 +6,9 @@ import {
   Media,
   ToolSession,
 } from 'spoolforge';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hasChromium, launchChromium, viewport } from '../helpers/chromium.js';
+import { hasChromium, sharedChromium, viewport } from '../helpers/chromium.js';
 import { listen } from '../helpers/http-servers.js';
 import { openStore } from '../store/store-helpers.js';
 
@@ -35,15 +34,7 @@ const chart = defineTool({
   handler: () => new Media(halvesPng(), { mediaType: 'image/png', name: 'halves <b>.png' }),
 });
 
-let browser: Browser;
-
-beforeAll(async () => {
-  if (hasChromium) browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-}, 60_000);
+const browser = sharedChromium();
 
 /** The colour at (x, y) of a screenshot. */
 function pixel(png: PNG, x: number, y: number): number[] {
@@ -70,7 +61,7 @@ describe.skipIf(!hasChromium)('image artifacts in the viewer, in Chromium', () =
         createArtifactHandler(store, signed ? { signedLinks: { signer } } : {}),
       );
       const view = `${origin}/artifacts/${ref}/view`;
-      const page = await browser.newPage({ viewport });
+      const page = await browser().newPage({ viewport });
       const consoleErrors: string[] = [];
       page.on('console', (message) => {
         // Chromium asks for a favicon the handler does not have.

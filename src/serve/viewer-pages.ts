@@ -1,6 +1,7 @@
 import { formatBytes } from '../shared/format-bytes.js';
 import type { StoredArtifactRecord } from '../store/artifact-store-types.js';
 import { html, SafeHtml } from './html-escape.js';
+import { readPageLinks } from './read-page-links.js';
 import {
   indexNav,
   layout,
@@ -10,7 +11,7 @@ import {
   timestamp,
 } from './viewer-layout.js';
 import { artifactPath } from './viewer-links.js';
-import { type ViewerOutcome, type ViewerQuery, viewerOperations } from './viewer-query.js';
+import type { ViewerOperation, ViewerOutcome, ViewerQuery } from './viewer-query.js';
 
 export type { PageFrame } from './viewer-layout.js';
 
@@ -62,8 +63,9 @@ export function renderArtifactPage(
   record: StoredArtifactRecord,
   query: ViewerQuery,
   outcome: ViewerOutcome,
+  offered: readonly ViewerOperation[] = ['read', 'grep'],
 ): string {
-  const operations = Object.keys(viewerOperations).map(
+  const operations = offered.map(
     (operation) =>
       html`<option value="${operation}"${booleanAttribute(operation === query.operation, 'selected')}>${operation}</option>`,
   );
@@ -77,22 +79,45 @@ export function renderArtifactPage(
   const hidden = links
     .formFields(record.id)
     .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const field = (label: string, name: 'path' | 'heading' | 'depth', attributes: SafeHtml) =>
+    html`<label>${label} <input name="${name}" value="${query[name]}"${attributes}></label>`;
+  const has = (...names: ViewerOperation[]) => names.some((name) => offered.includes(name));
+  const json = has('shape', 'get', 'filter', 'slice')
+    ? field(
+        'Path',
+        'path',
+        new SafeHtml(' type="text" placeholder="$.items[*].id or @.status >= 500"'),
+      )
+    : html``;
+  const markdown = has('outline', 'section')
+    ? html`${field('Heading', 'heading', new SafeHtml(' type="text" placeholder="heading text or number"'))}
+${field('Depth', 'depth', new SafeHtml(' type="number" min="1" max="6"'))}`
+    : html``;
+  const { previous, next } = readPageLinks(links, record.id, query, outcome);
+  const pages =
+    previous === undefined && next === undefined
+      ? html``
+      : html`<nav class="pages">${previous === undefined ? '' : html`<a href="${previous}" rel="prev">← previous page</a>`} ${next === undefined ? '' : html`<a href="${next}" rel="next">next page →</a>`}</nav>`;
   const body = html`${indexNav(frame, html`<a href="${links.artifact(record.id, '')}">Download / raw</a>`)}
 ${recordFacts(record)}
 <form method="get" action="${artifactPath(frame.basePath, record.id)}/view">
 ${hidden}
 <label>Operation <select name="op">${operations}</select></label>
-<label>Start <input type="number" name="start" min="1" value="${query.start}"></label>
-<label>End <input type="number" name="end" min="1" value="${query.end}"></label>
+<label>Start <input type="number" name="start" min="0" value="${query.start}"></label>
+<label>End <input type="number" name="end" min="0" value="${query.end}"></label>
 <label>Last <input type="number" name="last" min="1" value="${query.last}"></label>
 <label>Pattern <input type="text" name="pattern" value="${query.pattern}" placeholder="regular expression"></label>
 <label>Context <input type="number" name="context" min="0" max="100" value="${query.context}"></label>
 ${checkbox('ignoreCase', 'ignore case')}
 ${checkbox('fixed', 'fixed string')}
 ${checkbox('invert', 'invert')}
+${json}
+${markdown}
 <button type="submit">Run</button>
 </form>
-${result}`;
+${pages}
+${result}
+${pages}`;
   const subject = record.name ?? record.id;
   return layout(frame, html`${subject} <small>${frame.title}</small>`, body, subject);
 }
