@@ -204,7 +204,7 @@ function checkSize(byteLength: number, maxBytes = Media.defaultMaxBytes, label: 
  *
  * @example
  * ```ts
- * const media = await readMedia(await store.get(ref));
+ * const media = await readMedia(artifact, { maxBytes: 5 * 1024 * 1024 });
  * if (media) console.log(media.mediaType, media.byteLength);
  * ```
  */

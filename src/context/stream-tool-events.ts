@@ -25,6 +25,8 @@ const defaultHeartbeatMs = 15_000;
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ *
  * const events = new ToolEventQueue();
  * const session = new ToolSession({ tools: [runBuild], store, onEvent: events.push });
  * createServer((request, response) => {

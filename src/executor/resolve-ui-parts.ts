@@ -10,7 +10,7 @@ const maxUiTextBytes = 64 * 1024;
  *
  * @example
  * ```ts
- * call.ui = await resolveUiParts(parts, { durationMs: 12, byteLength: 2048 });
+ * const ui = await resolveUiParts({ text: '$ make all' }, { durationMs: 12, byteLength: 2048 });
  * ```
  */
 export async function resolveUiParts(

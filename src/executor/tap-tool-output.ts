@@ -14,7 +14,11 @@ const progressIntervalMs = 200;
  *
  * @example
  * ```ts
- * const source = tapToolOutput(stream, { toolCallId: 'call_1', listener: onEvent, maxBytes: 16_384 });
+ * const source = tapToolOutput(createReadStream('build.log'), {
+ *   toolCallId: 'call_1',
+ *   listener: (event) => console.log(event.type),
+ *   maxBytes: 16_384,
+ * });
  * ```
  */
 export async function* tapToolOutput(

@@ -52,7 +52,8 @@ export type ToolEventListener = (event: ToolEvent) => void;
  *
  * @example
  * ```ts
- * emitToolEvent(options.onEvent, { type: 'start', toolCallId: 'call_1', toolName: 'run_build' });
+ * const listener: ToolEventListener = (event) => console.log(event.type);
+ * emitToolEvent(listener, { type: 'start', toolCallId: 'call_1', toolName: 'run_build' });
  * ```
  */
 export function emitToolEvent(listener: ToolEventListener | undefined, event: ToolEvent): void {

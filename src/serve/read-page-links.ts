@@ -11,6 +11,7 @@ const readHead = /^lines (\d+)–(\d+) of (\d+):/;
  *
  * @example
  * ```ts
+ * const outcome = { text: 'lines 11–20 of 500:\n11:…' };
  * const { previous, next } = readPageLinks(links, record.id, query, outcome);
  * ```
  */

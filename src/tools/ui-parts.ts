@@ -69,7 +69,8 @@ export function withUiParts<Value>(value: Value, parts: ToolUiPartsInit): WithUi
  *
  * @example
  * ```ts
- * const value = hasUiParts(returned) ? returned.value : returned;
+ * const returned: unknown = withUiParts('ok', { text: 'ran' });
+ * const value = hasUiParts(returned) ? returned.value : returned; // 'ok'
  * ```
  */
 export function hasUiParts(value: unknown): value is WithUiParts {
