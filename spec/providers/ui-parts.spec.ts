@@ -98,7 +98,11 @@ describe('UI-only parts never reach the model', () => {
   it('AI SDK generateText, and its recorded response messages', async () => {
     const started = await startAiSdkModel(script);
     model = started.model;
-    await using spoolforge = spoolforgeToolSet({ tools: [deploy, buildLog] });
+    const events: ToolEvent[] = [];
+    await using spoolforge = spoolforgeToolSet({
+      tools: [deploy, buildLog],
+      onEvent: (event) => events.push(event),
+    });
     const result = await generateText({
       model: started.chat,
       prompt: 'Deploy it.',
@@ -112,6 +116,9 @@ describe('UI-only parts never reach the model', () => {
     );
     // What an app stores of the conversation carries no UI part either.
     expect(JSON.stringify(result.response.messages)).not.toContain('UI-ONLY');
+    // The tool set's session reports its calls' events like any session.
+    const completes = events.filter((event) => event.type === 'complete');
+    expect(completes.map((event) => event.ui?.telemetry.exitCode).sort()).toEqual([0, 17]);
   });
 
   it('UI text is cut to 64 KiB with a note; a rejected part is left out', async () => {
