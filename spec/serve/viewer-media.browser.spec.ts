@@ -44,18 +44,21 @@ function pixel(png: PNG, x: number, y: number): number[] {
 
 describe.skipIf(!hasChromium)('image artifacts in the viewer, in Chromium', () => {
   it.each([
-    ['plain', false],
-    ['signed', true],
+    ['a plain link to a tool image', false, true],
+    ['a signed link to a tool image', true, true],
+    ['a PNG put without a media type', false, false],
   ])(
-    'a %s viewer link shows a stored tool image as an image',
-    async (_name, signed) => {
+    '%s shows it as an image',
+    async (_name, signed, fromTool) => {
       const store = await openStore();
       await using session = new ToolSession({ tools: [chart], store });
       const [outcome] = await session.run(
         [{ id: 'call_1', name: 'chart', arguments: {} }],
         session.dispatch(),
       );
-      const ref = outcome?.ref ?? '';
+      const ref = fromTool
+        ? (outcome?.ref ?? '')
+        : (await store.put(halvesPng(), { name: 'halves <b>.png' })).id;
       const signer = createLinkSigner({ key: 'a-link-signing-key-of-32-bytes!!' });
       const origin = await listen(
         createArtifactHandler(store, signed ? { signedLinks: { signer } } : {}),
@@ -97,4 +100,35 @@ describe.skipIf(!hasChromium)('image artifacts in the viewer, in Chromium', () =
     },
     60_000,
   );
+});
+
+describe('media pages over HTTP', () => {
+  it('a PDF is linked, not shown as lines; only an image page lets images in', async () => {
+    const store = await openStore();
+    const pdf = await store.put(Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n'), {
+      name: 'report.pdf',
+      mediaType: 'application/pdf',
+    });
+    // Stored without its media type: the bytes say what it is.
+    const png = await store.put(halvesPng());
+    const text = await store.put('plain text\n');
+    const origin = await listen(createArtifactHandler(store));
+    const view = (id: string) => fetch(`${origin}/artifacts/${id}/view`);
+
+    const pdfPage = await view(pdf.id);
+    const pdfHtml = await pdfPage.text();
+    expect(pdfHtml).toContain(
+      `<a href="/artifacts/${pdf.id}">Open the application/pdf document</a>`,
+    );
+    expect(pdfHtml).not.toContain('<pre class="result">');
+    expect(pdfHtml).not.toContain('<img');
+
+    const pngPage = await view(png.id);
+    expect(await pngPage.text()).toContain(`<img class="media" src="/artifacts/${png.id}"`);
+    expect(pngPage.headers.get('content-security-policy')).toContain("img-src 'self'");
+
+    const textPage = await view(text.id);
+    expect(await textPage.text()).toContain('1:plain text');
+    expect(textPage.headers.get('content-security-policy')).not.toContain('img-src');
+  });
 });
