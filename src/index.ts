@@ -106,6 +106,10 @@ export {
   type TokenUsage,
 } from './context/should-compact.js';
 export {
+  type StreamToolEventsOptions,
+  streamToolEvents,
+} from './context/stream-tool-events.js';
+export {
   type ConversationSummary,
   parseSummaryReply,
   summaryMessage,
@@ -114,6 +118,7 @@ export { type SummaryRequestOptions, summaryRequest } from './context/summary-re
 export { toolOutputCacheTools } from './context/tool-output-cache-tools.js';
 export {
   type ArtifactReference,
+  type MediaReference,
   type ToolEvent,
   type UiToolEvent,
   type UiToolEventsOptions,
@@ -122,6 +127,8 @@ export {
 
 // Executor: the provider-neutral agent loop and what a tool's return value becomes.
 export type { HandleOptions } from './executor/render-handle.js';
+export type { ToolEventListener } from './executor/tool-event.js';
+export { ToolEventQueue, type ToolEventQueueOptions } from './executor/tool-event-queue.js';
 export type { ExecuteOptions, ToolCallRequest } from './executor/tool-executor.js';
 export {
   type ContentPart,
@@ -192,6 +199,15 @@ export {
   type HandlerDispatch,
   type Tool,
   type ToolHandlerContext,
+  type ToolProgress,
 } from './tools/tool.js';
 export { ToolCall } from './tools/tool-call.js';
 export { ToolRegistry } from './tools/tool-registry.js';
+export {
+  hasUiParts,
+  type ToolTelemetry,
+  type ToolUiParts,
+  type ToolUiPartsInit,
+  type WithUiParts,
+  withUiParts,
+} from './tools/ui-parts.js';

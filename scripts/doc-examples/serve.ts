@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ArtifactKinds, LinkSigner, ResultLimits } from '../../src/index.js';
 import type { SafeHtml } from '../../src/serve/html-escape.js';
+import type { ViewerLinks } from '../../src/serve/viewer-links.js';
 import type { PageFrame } from '../../src/serve/viewer-pages.js';
 import type { ViewerQuery } from '../../src/serve/viewer-query.js';
 import type { QueryPool } from '../../src/shared/query-pool.js';
@@ -9,6 +10,7 @@ import type { QueryPool } from '../../src/shared/query-pool.js';
 export declare const request: IncomingMessage;
 export declare const response: ServerResponse;
 export declare const frame: PageFrame;
+export declare const links: ViewerLinks;
 export declare const page: string;
 export declare const nonce: string;
 export declare const name: string;

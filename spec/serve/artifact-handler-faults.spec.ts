@@ -141,6 +141,30 @@ describe('createArtifactHandler: bounded regex work', () => {
     expect(await next.text()).toContain('1:tiny');
   });
 
+  it('JSON and Markdown queries take turns of the same pool; reads do not', async () => {
+    const { store, base } = await serve({ maxConcurrentQueries: 1, maxQueuedQueries: 0 });
+    const victim = await store.put(`${'a'.repeat(40)}b\n`.repeat(20), { name: 'victim' });
+    const json = await store.put('{"a":[1,2,3]}', { mediaType: 'application/json' });
+    const controller = new AbortController();
+    const holding = fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`, {
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await vi.waitFor(async () => {
+      const shape = await fetch(`${base}/${json.id}/view?op=shape`);
+      await shape.arrayBuffer();
+      expect(shape.status).toBe(429);
+    });
+    const read = await fetch(`${base}/${json.id}/view?op=read`);
+    expect(read.status).toBe(200);
+    controller.abort();
+    await holding;
+    await vi.waitFor(async () => {
+      const shape = await fetch(`${base}/${json.id}/view?op=shape`);
+      expect(shape.status).toBe(200);
+      expect(await shape.text()).toContain('array 1');
+    });
+  });
+
   it("answers 429 while other callers' greps fill the process's regex threads", async () => {
     const { store, base } = await serve();
     const catastrophic = `${'a'.repeat(40)}b\n`;

@@ -1,42 +1,13 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { ArtifactStore, createArtifactHandler, createLinkSigner } from 'spoolforge';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, sharedChromium, viewport } from '../helpers/chromium.js';
 import { listen } from '../helpers/http-servers.js';
 import { tempDirectory } from '../helpers/temp-files.js';
 
-// Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH.
-// Starting it takes seconds. Without it the spec is skipped with a warning, as the GNU
-// comparisons are without GNU tools.
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-if (!hasChromium) console.warn(`artifact viewer: no Chromium at ${chromiumPath}; spec skipped`);
-const viewport = { width: 1000, height: 700 };
-
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-}, 60_000);
+const browser = sharedChromium();
 
 describe.skipIf(!hasChromium)('the artifact viewer in Chromium', () => {
   it('goes from the index to an artifact, greps it with the form and shows numbered lines', async () => {
@@ -49,7 +20,7 @@ describe.skipIf(!hasChromium)('the artifact viewer in Chromium', () => {
     await store.put('{"other": true}\n', { name: 'unrelated' });
     const origin = await listen(createArtifactHandler(store));
 
-    const page = await browser.newPage({ viewport });
+    const page = await browser().newPage({ viewport });
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
@@ -100,7 +71,7 @@ describe.skipIf(!hasChromium)('the artifact viewer in Chromium', () => {
     const signer = createLinkSigner({ key: 'a-link-signing-key-of-32-bytes!!' });
     const origin = await listen(createArtifactHandler(store, { signedLinks: { signer } }));
 
-    const page = await browser.newPage({ viewport });
+    const page = await browser().newPage({ viewport });
     expect((await page.goto(`${origin}/artifacts/`))?.status()).toBe(403);
     await page.goto(signer.sign(`${origin}/artifacts/`, { expiresIn: 60_000 }));
     await page.getByRole('link', { name: 'signed log' }).click();

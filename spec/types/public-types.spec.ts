@@ -10,7 +10,10 @@ import {
   type ToolCall,
   type ToolCallRequest,
   type ToolCallResults,
+  type ToolEvent,
   ToolSession,
+  type ToolUiParts,
+  withUiParts,
 } from 'spoolforge';
 import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -83,5 +86,23 @@ describe('public types', () => {
     type MixedToolResult = Static<MixedResult['toolResults'][number]>;
     expectTypeOf<MixedToolResult['output']>().not.toBeAny();
     expectTypeOf<MixedToolResult['input']>().not.toBeAny();
+  });
+
+  it('a call keeps its UI parts, and tool events narrow by type', async () => {
+    const events: ToolEvent[] = [];
+    const logged = defineTool({
+      name: 'logged',
+      description: 'Says ok, with a log for the UI.',
+      inputSchema: z.object({}),
+      handler: () => withUiParts('ok', { text: 'ran', telemetry: { exitCode: 0 } }),
+    });
+    await using session = new ToolSession({ tools: [logged], onEvent: (e) => events.push(e) });
+    await session.run([{ id: 'call_1', name: 'logged', arguments: {} }], session.dispatch());
+    expectTypeOf(session.toolCalls[0]?.ui).toEqualTypeOf<ToolUiParts | undefined>();
+    const event = events.at(-1);
+    if (event?.type === 'complete') {
+      expectTypeOf(event.result).toEqualTypeOf<string | Uint8Array | SpooledArtifact | Media>();
+      expectTypeOf(event.ui).toEqualTypeOf<ToolUiParts | undefined>();
+    } else if (event?.type === 'output') expectTypeOf(event.text).toEqualTypeOf<string>();
   });
 });

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import { fileError } from '../spool/file-errors.js';
+import type { SpoolReader } from '../spool/spool-reader.js';
 
 const brand = Symbol.for('spoolforge.media');
 
@@ -194,4 +195,33 @@ function checkSize(byteLength: number, maxBytes = Media.defaultMaxBytes, label: 
         'pass a larger { maxBytes } or send a smaller file',
     );
   }
+}
+
+/**
+ * The bytes of a spooled artifact as `Media` when they are an image or a PDF (by their magic
+ * bytes, whatever media type they were stored under), else `undefined`. Over `maxBytes`
+ * (default 20 MiB) is `E_ARTIFACT_TOO_LARGE`, before anything past the first bytes is read.
+ *
+ * @example
+ * ```ts
+ * const media = await readMedia(artifact, { maxBytes: 5 * 1024 * 1024 });
+ * if (media) console.log(media.mediaType, media.byteLength);
+ * ```
+ */
+export async function readMedia(
+  artifact: { reader: SpoolReader; name?: string | undefined },
+  options: { maxBytes?: number; signal?: AbortSignal } = {},
+): Promise<Media | undefined> {
+  const read = options.signal ? { signal: options.signal } : {};
+  const byteLength = await artifact.reader.byteLength();
+  const mediaType = sniffMediaType(await artifact.reader.read(0, Math.min(16, byteLength), read));
+  if (mediaType === undefined) return undefined;
+  checkSize(byteLength, options.maxBytes, artifact.name ?? mediaType);
+  const bytes = await artifact.reader.read(0, byteLength, read);
+  // A plain Uint8Array view, as every Media holds.
+  return new Media(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    mediaType,
+    ...(artifact.name === undefined ? {} : { name: artifact.name }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+  });
 }

@@ -1,4 +1,6 @@
+import { Media } from '../artifact/media.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { storeMedia } from '../executor/store-media.js';
 import { contentText, type ToolCallOutcome } from '../executor/tool-result-content.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
@@ -6,8 +8,8 @@ import type { ConversationMessage } from './conversation-message.js';
 
 /**
  * The `tool` messages a `ToolSession` run is recorded as: the text the model was shown, and the
- * output's store id. An artifact spooled outside the store (a session without `store`) is put
- * into `store` first, so the record outlives the process.
+ * output's store id. An artifact spooled outside the store (a session without `store`), or a
+ * `Media` (an image, a PDF), is put into `store` first, so the record outlives the process.
  *
  * @example
  * ```ts
@@ -39,10 +41,14 @@ async function storeResults(
   signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
   const results = outcome.call.results;
-  if (!(results instanceof SpooledArtifact) || !store) return undefined;
+  if (!store) return undefined;
+  const metadata = { toolCallId: outcome.call.id, toolName: outcome.call.name };
+  if (Media.isInstance(results))
+    return storeMedia(results, store, { metadata, ...(signal ? { signal } : {}) });
+  if (!(results instanceof SpooledArtifact)) return undefined;
   const record = await store.put(readerChunks(results.reader, signal ? { signal } : {}), {
     ...(results.mediaType === undefined ? {} : { mediaType: results.mediaType }),
-    metadata: { toolCallId: outcome.call.id, toolName: outcome.call.name },
+    metadata,
     ...(signal ? { signal } : {}),
   });
   return record.id;

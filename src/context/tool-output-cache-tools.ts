@@ -3,6 +3,7 @@ import { baseToolMethods, readToolName } from '../artifact/forge/base-tool-metho
 import { strictToolInput } from '../artifact/forge/forge-tools.js';
 import { continueWith, type ResultLimits } from '../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../artifact/forge/tool-method-descriptor.js';
+import { readMedia } from '../artifact/media.js';
 import { spool } from '../artifact/spool.js';
 import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -39,7 +40,8 @@ function continuation(toolName: string, { callId: ref, ...args }: Record<string,
  * trimmed. A ref is a store id: the full output, readable across restarts and compactions until
  * it expires; or the call id of a tool message in the log's working set: its stored output, else
  * the text recorded for it. Results are bounded like the `artifact_*` tools' and name the call
- * that continues them; like theirs, they are shown inline, never spooled again.
+ * that continues them; like theirs, they are shown inline, never spooled again. A stored image
+ * or PDF is read back as `Media` (the model sees it again); grep refuses it.
  *
  * @example
  * ```ts
@@ -59,6 +61,15 @@ export function toolOutputCacheTools(
   ) => {
     const artifact = await openOutput(log, ref, signal);
     try {
+      // An image or PDF goes back to the model as media, as when its tool returned it.
+      const media = await readMedia(artifact, { signal });
+      if (media !== undefined && descriptor.name === readToolName) return media;
+      if (media !== undefined) {
+        throw new SpoolforgeError(
+          'E_INVALID_TOOL_ARGS',
+          `The output ${JSON.stringify(ref)} is ${media.mediaType} (${media.byteLength} bytes), not text: read it with tool_output_cache to see it.`,
+        );
+      }
       return await descriptor.run(artifact, args as never, {
         callId: ref,
         limits,

@@ -1,26 +1,14 @@
+import { Media } from '../artifact/media.js';
 import { spool } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { storeMedia } from '../executor/store-media.js';
+import type { ToolEvent } from '../executor/tool-event.js';
 import type { LinkSigner } from '../serve/link-signer.js';
 import { artifactPath } from '../serve/viewer-links.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 
-/**
- * What a tool run reports while it runs, for a UI: it started, it made progress, it finished
- * with a result (text, bytes, or an artifact; `ref` when the artifact is in a store).
- */
-export type ToolEvent =
-  | { type: 'start'; toolCallId: string; toolName: string; arguments?: unknown }
-  | { type: 'progress'; toolCallId: string; message?: string; bytes?: number }
-  | {
-      type: 'complete';
-      toolCallId: string;
-      toolName: string;
-      result: string | Uint8Array | SpooledArtifact;
-      /** The result's id in the store, when it is there already. */
-      ref?: string;
-      isError?: boolean;
-    };
+export type { ToolEvent } from '../executor/tool-event.js';
 
 /**
  * A large result as a UI gets it: where it is, how big, and a preview of its first and last
@@ -42,6 +30,23 @@ export interface ArtifactReference {
 }
 
 /**
+ * An image or document result as a UI gets it: where its bytes are (`url`, the handler's body
+ * route, to use as an `<img src>`), never the bytes.
+ */
+export interface MediaReference {
+  /** The store id; absent when there was no store to put the media in. */
+  ref?: string;
+  mediaType: string;
+  name?: string;
+  byteLength: number;
+  /** The body of the artifact handler mounted at `baseUrl`, signed like {@link ArtifactReference.url}. */
+  url?: string;
+}
+
+/** The fields a `complete` event keeps whatever its result becomes. */
+type CompleteFields = Omit<Extract<ToolEvent, { type: 'complete' }>, 'result' | 'ref'>;
+
+/**
  * A {@link ToolEvent} for a UI: a large result's `complete` carries an {@link ArtifactReference}
  * instead of the result; every other event is unchanged.
  *
@@ -53,13 +58,8 @@ export interface ArtifactReference {
 export type UiToolEvent =
   | Exclude<ToolEvent, { type: 'complete' }>
   | (Extract<ToolEvent, { type: 'complete' }> & { result: string | Uint8Array })
-  | {
-      type: 'complete';
-      toolCallId: string;
-      toolName: string;
-      artifact: ArtifactReference;
-      isError?: boolean;
-    };
+  | (CompleteFields & { artifact: ArtifactReference })
+  | (CompleteFields & { media: MediaReference });
 
 /**
  * Options for {@link uiToolEvents}.
@@ -94,7 +94,9 @@ const previewLineChars = 200;
  * preview and a link to the artifact viewer, so a browser never receives a multi-GB body.
  * Large text goes into `store` to be linkable (unless its event names its `ref` there); an
  * artifact, whatever its size, becomes a reference, linked when its event names its `ref` (a
- * `ToolSession` with a `store` gives every outcome one), and is never copied.
+ * `ToolSession` with a `store` gives every outcome one), and is never copied. A `Media` result
+ * (an image, a PDF) becomes a {@link MediaReference} linking to its bytes, put into `store` when
+ * its event names no `ref`.
  *
  * @example
  * ```ts
@@ -135,6 +137,10 @@ export async function* uiToolEvents(
       continue;
     }
     const { result, ref, ...rest } = event;
+    if (Media.isInstance(result)) {
+      yield { ...rest, media: await mediaReference(result, ref, options) };
+      continue;
+    }
     if (!(result instanceof SpooledArtifact) && byteLengthOf(result) <= maxInlineBytes) {
       yield event as UiToolEvent;
       continue;
@@ -177,7 +183,9 @@ async function reference(
       kind: artifact.kind,
       head,
       tail,
-      ...(ref !== undefined && base ? { url: viewerUrl(base, ref, options.signedLinks) } : {}),
+      ...(ref !== undefined && base
+        ? { url: routeUrl(base, ref, '/view', options.signedLinks) }
+        : {}),
     };
   } finally {
     // Only what this filter opened: the caller's artifact stays open.
@@ -185,12 +193,38 @@ async function reference(
   }
 }
 
-/** The viewer page of `ref`, signed over the artifact when there is a signer. */
-function viewerUrl(base: string, ref: string, signedLinks: UiToolEventsOptions['signedLinks']) {
+/** Media into the store when it is not there yet, so its reference can link to its bytes. */
+async function mediaReference(
+  media: Media,
+  knownRef: string | undefined,
+  options: UiToolEventsOptions,
+): Promise<MediaReference> {
+  const ref =
+    knownRef ??
+    (options.store === undefined
+      ? undefined
+      : await storeMedia(media, options.store, options.signal ? { signal: options.signal } : {}));
+  const base = options.baseUrl?.replace(/\/+$/, '');
+  return {
+    ...(ref === undefined ? {} : { ref }),
+    mediaType: media.mediaType,
+    ...(media.name === undefined ? {} : { name: media.name }),
+    byteLength: media.byteLength,
+    ...(ref !== undefined && base ? { url: routeUrl(base, ref, '', options.signedLinks) } : {}),
+  };
+}
+
+/** A route of `ref` (`''` its body, `/view` its viewer), signed over the artifact when there is a signer. */
+function routeUrl(
+  base: string,
+  ref: string,
+  route: '' | '/view',
+  signedLinks: UiToolEventsOptions['signedLinks'],
+) {
   const artifact = artifactPath(base, ref);
-  if (signedLinks === undefined) return `${artifact}/view`;
+  if (signedLinks === undefined) return `${artifact}${route}`;
   const { signer, expiresIn } = signedLinks;
-  return signer.sign(`${artifact}/view`, {
+  return signer.sign(`${artifact}${route}`, {
     scope: artifact,
     ...(expiresIn === undefined ? {} : { expiresIn }),
   });

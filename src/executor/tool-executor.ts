@@ -12,9 +12,18 @@ import type { DispatchContext } from '../tools/dispatch-context.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolCall } from '../tools/tool-call.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { hasUiParts, type ToolUiPartsInit } from '../tools/ui-parts.js';
 import { callsReferenceScope } from './calls-reference-scope.js';
 import { type HandleOptions, renderHandle } from './render-handle.js';
-import type { ContentPart, ToolCallOutcome, ToolCallResults } from './tool-result-content.js';
+import { resolveUiParts } from './resolve-ui-parts.js';
+import { defaultMaxPartialOutputBytes, tapToolOutput } from './tap-tool-output.js';
+import { emitToolEvent, type ToolEventListener } from './tool-event.js';
+import {
+  type ContentPart,
+  contentText,
+  type ToolCallOutcome,
+  type ToolCallResults,
+} from './tool-result-content.js';
 import { type WrapOptions, wrapValue } from './wrap-result.js';
 
 /**
@@ -41,6 +50,14 @@ export interface ExecuteOptions extends Omit<WrapOptions, 'signal'> {
   maxReferenceBytes?: number;
   /** The outputs references may name. Default: the spooled outputs of the dispatch's calls. */
   references?: ReferenceScope;
+  /**
+   * Gets each call's tool events (`start`, `progress`, `output`, `complete`) as they happen, for
+   * a UI; what it gets never reaches the model. A `ToolEventQueue`'s `push` turns them into an
+   * async iterable for `uiToolEvents` and `streamToolEvents`.
+   */
+  onEvent?: ToolEventListener;
+  /** Bytes of a streamed result sent as `output` events, per call. Default 16 KiB. */
+  maxPartialOutputBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -73,9 +90,17 @@ export async function executeToolCall(
     arguments: parsed.value,
     fromArtifactTool: tool !== undefined && isArtifactTool(tool),
   });
+  const listener = options.onEvent;
+  emitToolEvent(listener, {
+    type: 'start',
+    toolCallId: call.id,
+    toolName: call.name,
+    arguments: call.arguments,
+  });
   let content: ContentPart[];
   let ref: string | undefined;
   const created: SpooledArtifact[] = [];
+  let uiParts: ToolUiPartsInit | undefined;
   try {
     if (!tool) {
       const names = tools.list().map((known) => known.name);
@@ -99,8 +124,16 @@ export async function executeToolCall(
       : { value: call.arguments, created: [] };
     created.push(...resolved.created);
     const input = validate(tool, resolved.value);
-    const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
-    if (call.fromArtifactTool) call.results = String(value);
+    const progress = (update: { message?: string; bytes?: number }) =>
+      emitToolEvent(listener, { ...update, type: 'progress', toolCallId: call.id });
+    let value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch, progress });
+    if (hasUiParts(value)) ({ value, parts: uiParts } = value);
+    if (listener !== undefined && isStream(value)) {
+      const maxBytes = options.maxPartialOutputBytes ?? defaultMaxPartialOutputBytes;
+      value = tapToolOutput(value, { toolCallId: call.id, listener, maxBytes });
+    }
+    // An artifact tool's answer is text, or media it read back (tool_output_cache of an image).
+    if (call.fromArtifactTool) call.results = Media.isInstance(value) ? value : String(value);
     else {
       // A stored result says which call made it.
       const metadata = {
@@ -130,13 +163,43 @@ export async function executeToolCall(
     // Selections spooled for artifact arguments live for the call only.
     await Promise.all(created.map((artifact) => artifact.close()));
   }
+  const durationMs = performance.now() - started;
+  const byteLength = await resultBytes(call.results);
+  call.ui = await resolveUiParts(uiParts, {
+    durationMs,
+    ...(byteLength === undefined ? {} : { byteLength }),
+  });
+  emitToolEvent(listener, {
+    type: 'complete',
+    toolCallId: call.id,
+    toolName: call.name,
+    result: call.results ?? contentText(content),
+    ...(ref === undefined ? {} : { ref }),
+    ...(call.error === undefined
+      ? {}
+      : { isError: true, error: { code: call.error.code, message: call.error.message } }),
+    ui: call.ui,
+  });
   return {
     call,
     content,
     isError: call.error !== undefined,
-    durationMs: performance.now() - started,
+    durationMs,
     ...(ref === undefined ? {} : { ref }),
   };
+}
+
+/** A result that arrives over time: tapped for `output` and `progress` events. */
+function isStream(value: unknown): value is AsyncIterable<Uint8Array | string> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** The size of what the executor kept of a result; none for a failed call. */
+async function resultBytes(results: ToolCallResults | undefined): Promise<number | undefined> {
+  if (results === undefined) return undefined;
+  if (typeof results === 'string') return Buffer.byteLength(results);
+  if (results instanceof SpooledArtifact) return results.byteLength();
+  return results.byteLength;
 }
 
 /** JSON text parsed; text that is not JSON stays as it was sent, its error beside it. */

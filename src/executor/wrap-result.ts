@@ -5,6 +5,7 @@ import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { PutOptions } from '../store/artifact-store-types.js';
 import type { Tool } from '../tools/tool.js';
+import { storeMedia } from './store-media.js';
 
 /**
  * Options for {@link wrapResult}.
@@ -58,8 +59,9 @@ export const defaultInlineThreshold = 2 * 1024;
 
 /**
  * What a tool's return value becomes: inline text when small, a spooled artifact of the class
- * of its kind (`tool.kind`, else the one its media type or first bytes call for) when large (streams are spooled as they arrive, never gathered first), or the `Media` or
- * `SpooledArtifact` itself.
+ * of its kind (`tool.kind`, else the one its media type or first bytes call for) when large (streams are spooled as they arrive, never gathered first), or the `Media` itself (put into `options.store`
+ * too, when there is one, under its media type and name), or a `SpooledArtifact` the tool
+ * spooled itself.
  *
  * @example
  * ```ts
@@ -88,7 +90,16 @@ export async function wrapValue(
   options: WrapOptions = {},
 ): Promise<WrappedValue> {
   // An artifact the tool spooled itself (named, of a kind) is the result as it is.
-  if (Media.isInstance(value) || value instanceof SpooledArtifact) return { results: value };
+  if (value instanceof SpooledArtifact) return { results: value };
+  if (Media.isInstance(value)) {
+    if (!options.store) return { results: value };
+    // Kept like a spooled output: it outlives the session, and a log can refer to it.
+    const ref = await storeMedia(value, options.store, {
+      ...options.storeOptions,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { results: value, ref };
+  }
   const threshold = options.inlineThreshold ?? defaultInlineThreshold;
   const source = toSource(value);
   if (typeof source === 'string' && Buffer.byteLength(source) <= threshold) {

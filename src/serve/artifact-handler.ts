@@ -39,11 +39,11 @@ export interface ArtifactHandlerOptions {
    */
   onError?: (error: unknown) => void;
   /**
-   * Viewer greps that run at once, across all requests (each regex scan is a worker thread).
-   * Default 2.
+   * Viewer queries other than a read (greps, whose regex scans are worker threads; JSON and
+   * Markdown queries) that run at once, across all requests. Default 2.
    */
   maxConcurrentQueries?: number;
-  /** Viewer greps that may wait for a turn; past that they get 429 with Retry-After. Default 8. */
+  /** Viewer queries that may wait for a turn; past that they get 429 with Retry-After. Default 8. */
   maxQueuedQueries?: number;
   /**
    * Every request must carry a valid, unexpired signature for what it asks for (see
@@ -93,10 +93,13 @@ export type ArtifactHandler = (
  *   requests, the record's media type, `Content-Disposition: inline`.
  * - `{base}/:idOrName/view?op=read|grep&start=&end=&last=&pattern=&context=&ignoreCase=1&fixed=1&invert=1`:
  *   a page with a query form and the result, answered by the same tools and limits a model
- *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400.
+ *   uses; bad input (an invalid regex, a negative count) is shown with HTTP 400. A read links to
+ *   the pages before and after it. JSON adds `op=shape|get|filter|slice&path=` (slice with
+ *   `start`, `end`), Markdown `op=outline&depth=` and `op=section&heading=`; an image is shown
+ *   as an `<img>`, a PDF linked.
  *
  * Unknown and expired artifacts are 404, damaged ones 409 naming the artifact (a JSON error
- * body; a page on the viewer route). Viewer greps share a bounded pool (see
+ * body; a page on the viewer route). Viewer queries but reads share a bounded pool (see
  * {@link ArtifactHandlerOptions}); past its queue they get 429 with Retry-After. The id segment
  * is only looked up in the store, never made into a path. Work for a request is aborted when its
  * client goes away.

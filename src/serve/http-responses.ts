@@ -15,9 +15,9 @@ export function styleNonce(): string {
 }
 
 /**
- * Sends a viewer page with headers that keep it inert: no scripts, no images, no frames, styles
- * only by nonce, forms only to this origin, no referrer leaking artifact ids. HEAD gets the
- * headers alone.
+ * Sends a viewer page with headers that keep it inert: no scripts, no images (but from this
+ * origin with `images`, for an image artifact's page), no frames, styles only by nonce, forms
+ * only to this origin, no referrer leaking artifact ids. HEAD gets the headers alone.
  *
  * @example
  * ```ts
@@ -30,11 +30,13 @@ export function sendHtml(
   status: number,
   page: string,
   nonce: string,
+  options: { images?: boolean } = {},
 ): void {
+  const images = options.images ? "img-src 'self'; " : '';
   sendBody(request, response, status, page, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy':
-      `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; ` +
+      `default-src 'none'; style-src 'nonce-${nonce}'; ${images}form-action 'self'; ` +
       "base-uri 'none'; frame-ancestors 'none'",
     'Referrer-Policy': 'no-referrer',
   });

@@ -5,17 +5,26 @@ import type { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError, type SpoolforgeErrorCode } from '../shared/spoolforge-error.js';
 
 /**
- * The viewer's operations and the model tool each one runs.
+ * The viewer's operations and the model tool (and its `op`) each one runs: lines and grep for
+ * every artifact; the shape, a JSONPath `get` or `filter` and a `slice` (a page of a document's
+ * entries, one pretty line each, a minified one included) for JSON; the outline (`sections`)
+ * and a `section` for Markdown. A page offers those its artifact's kind has tools for.
  *
  * @example
  * ```ts
- * viewerOperations.grep; // 'artifact_grep'
+ * viewerOperations.outline; // { tool: 'artifact_md', op: 'sections' }
  * ```
  */
 export const viewerOperations = {
-  read: 'artifact_read',
-  grep: 'artifact_grep',
-} as const;
+  read: { tool: 'artifact_read' },
+  grep: { tool: 'artifact_grep' },
+  shape: { tool: 'artifact_json', op: 'shape' },
+  get: { tool: 'artifact_json', op: 'get' },
+  filter: { tool: 'artifact_json', op: 'filter' },
+  slice: { tool: 'artifact_json', op: 'slice' },
+  outline: { tool: 'artifact_md', op: 'sections' },
+  section: { tool: 'artifact_md', op: 'section' },
+} as const satisfies Record<string, { tool: string; op?: string }>;
 
 /**
  * One of {@link viewerOperations}.
@@ -40,6 +49,12 @@ export interface ViewerQuery {
   pattern: string;
   /** Context lines before and after each match (`grep -C`). */
   context: string;
+  /** A JSONPath (`get`, `shape`, `slice`) or a filter condition (`filter`). */
+  path: string;
+  /** A Markdown section: its heading text, or its number in the outline. */
+  heading: string;
+  /** The deepest heading level of the outline. */
+  depth: string;
   ignoreCase: boolean;
   fixed: boolean;
   invert: boolean;
@@ -48,7 +63,9 @@ export interface ViewerQuery {
 /**
  * Reads the viewer's query string, named like the model's tools: `op=read` with `start`, `end`
  * or `last`; `op=grep` with `pattern`, `context` and the flags `ignoreCase`, `fixed`, `invert`
- * (`1`, `on` or `true`). Without `op` the page reads the first lines.
+ * (`1`, `on` or `true`); `shape`, `get`, `filter` with `path`, `slice` with `path`, `start`,
+ * `end` (entries, 0-based); `outline` with `depth`; `section` with `heading` (text or number).
+ * Without `op` the page reads the first lines.
  *
  * @example
  * ```ts
@@ -65,6 +82,9 @@ export function readViewerQuery(parameters: URLSearchParams): ViewerQuery {
     last: text('last'),
     pattern: text('pattern'),
     context: text('context'),
+    path: text('path'),
+    heading: text('heading'),
+    depth: text('depth'),
     ignoreCase: flag('ignoreCase'),
     fixed: flag('fixed'),
     invert: flag('invert'),
@@ -111,12 +131,13 @@ export async function runViewerQuery(
   if (!Object.hasOwn(viewerOperations, query.operation)) {
     return { problem: `op must be one of ${Object.keys(viewerOperations).join(', ')}` };
   }
-  const toolName = viewerOperations[query.operation as ViewerOperation];
+  const operation = query.operation as ViewerOperation;
+  const toolName = viewerOperations[operation].tool;
   const descriptor = context.kinds
     .toolMethodsOf(artifact)
     .find((method) => method.name === toolName);
   if (descriptor === undefined)
-    return { problem: `${artifact.kind} artifacts have no ${toolName}` };
+    return { problem: `${artifact.kind} artifacts have no ${operation} (${toolName})` };
   const parsed = z.object(descriptor.args).safeParse(toolArguments(query));
   if (!parsed.success) {
     return {
@@ -135,8 +156,27 @@ export async function runViewerQuery(
   }
 }
 
-/** The tool's arguments from the form; the tool's schema then judges them. */
+/**
+ * The operations the viewer offers for `artifact`: those whose tool its kind has.
+ *
+ * @example
+ * ```ts
+ * viewerOperationsOf(artifact, store.kinds); // ['read', 'grep', 'shape', 'get', 'filter', 'slice']
+ * ```
+ */
+export function viewerOperationsOf(
+  artifact: SpooledArtifact,
+  kinds: ArtifactKinds,
+): ViewerOperation[] {
+  const tools = new Set(kinds.toolMethodsOf(artifact).map((method) => method.name));
+  return (Object.keys(viewerOperations) as ViewerOperation[]).filter((operation) =>
+    tools.has(viewerOperations[operation].tool),
+  );
+}
+
+/** The tool's arguments from the form, only those its operation reads; the tool's schema then judges them. */
 function toolArguments(query: ViewerQuery): Record<string, unknown> {
+  const path = query.path.trim() === '' ? undefined : query.path;
   switch (query.operation as ViewerOperation) {
     case 'read':
       return {
@@ -152,6 +192,22 @@ function toolArguments(query: ViewerQuery): Record<string, unknown> {
         invert: query.invert,
         context: formNumber(query.context),
       };
+    case 'shape':
+      return { op: 'shape', path };
+    case 'get':
+      return { op: 'get', path: path ?? '$' };
+    case 'filter':
+      return { op: 'filter', path };
+    case 'slice':
+      return { op: 'slice', path, start: formNumber(query.start), end: formNumber(query.end) };
+    case 'outline':
+      return { op: 'sections', depth: formNumber(query.depth) };
+    case 'section': {
+      const heading = formNumber(query.heading);
+      return typeof heading === 'number'
+        ? { op: 'section', index: heading }
+        : { op: 'section', heading };
+    }
   }
 }
 

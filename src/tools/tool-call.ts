@@ -1,4 +1,5 @@
 import type { SpoolforgeError } from '../shared/spoolforge-error.js';
+import type { ToolUiParts } from './ui-parts.js';
 
 /**
  * One call a model made and what came of it. `results` is what the executor made of the
@@ -26,6 +27,11 @@ export class ToolCall<Results = unknown> {
   results: Results | undefined;
   /** Why the call failed (unknown tool, bad arguments, a handler that threw); else undefined. */
   error: SpoolforgeError | undefined;
+  /**
+   * What the call carries for a UI only, never shown to the model: the tool's UI text and the
+   * telemetry (duration, result size, a tool's exit code). Set once the call finished.
+   */
+  ui: ToolUiParts | undefined;
 
   constructor(init: {
     id: string;
@@ -39,6 +45,7 @@ export class ToolCall<Results = unknown> {
     this.fromArtifactTool = init.fromArtifactTool ?? false;
     this.results = undefined;
     this.error = undefined;
+    this.ui = undefined;
   }
 
   /** @deprecated The tool's name is {@link ToolCall.name}, as on the request it came from. */

@@ -55,6 +55,24 @@ export interface ToolHandlerContext {
   toolCallId: string;
   /** The dispatch whose response asked for this call. */
   dispatch: HandlerDispatch;
+  /**
+   * Reports progress to the session's tool events (a UI), never to the model. The executor
+   * always gives it; it is optional for code that calls a handler itself.
+   */
+  progress?: (update: ToolProgress) => void;
+}
+
+/**
+ * A handler's progress report: a line for people, and bytes done so far.
+ *
+ * @example
+ * ```ts
+ * const update: ToolProgress = { message: 'linking', bytes: 12_000_000 };
+ * ```
+ */
+export interface ToolProgress {
+  message?: string;
+  bytes?: number;
 }
 
 /**
