@@ -140,10 +140,10 @@ describe('the forged tool surface, in o200k tokens per request', () => {
       expect(count, adapter).toBeLessThanOrEqual(450);
   });
 
-  it('one text + one JSON + one Markdown output: all forged tools within 1,000 tokens', async () => {
+  it('one text + one JSON + one Markdown output: all forged tools within 1,100 tokens', async () => {
     const tokens = await adapterTokens(oneOfEach);
     for (const [adapter, count] of Object.entries(tokens))
-      expect(count, adapter).toBeLessThanOrEqual(1_000);
+      expect(count, adapter).toBeLessThanOrEqual(1_100);
   });
 
   it('twenty outputs of mixed kinds: within 1,500 tokens (the callId enum is not repeated into the cost)', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DerivedOutput } from '../artifact/derived-output.js';
 import { Media } from '../artifact/media.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -59,6 +60,7 @@ export async function executeToolCall(
   });
   let content: ContentPart[];
   let ref: string | undefined;
+  let summary: string | undefined;
   try {
     if (!tool) {
       const names = tools.list().map((known) => known.name);
@@ -71,15 +73,26 @@ export async function executeToolCall(
     const input = validate(tool, call.arguments);
     const signal = options.signal ?? new AbortController().signal;
     const value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch });
-    if (call.fromArtifactTool) call.results = String(value);
+    // A stored result says which call made it.
+    const metadata = {
+      toolCallId: call.id,
+      toolName: call.name,
+      ...options.storeOptions?.metadata,
+    };
+    const storeOptions = { ...options.storeOptions, metadata };
+    if (DerivedOutput.isInstance(value)) {
+      // A new output an artifact tool made: always kept (the model asked for it), named as asked.
+      const named = value.name === undefined ? {} : { name: value.name };
+      ({ results: call.results, ref } = await wrapValue({ kind: value.kind }, value.bytes, {
+        ...options,
+        inlineThreshold: -1,
+        spool: { ...options.spool, ...named },
+        storeOptions: { ...storeOptions, ...named },
+        signal,
+      }));
+      summary = value.summary;
+    } else if (call.fromArtifactTool) call.results = String(value);
     else {
-      // A stored result says which call made it.
-      const metadata = {
-        toolCallId: call.id,
-        toolName: call.name,
-        ...options.storeOptions?.metadata,
-      };
-      const storeOptions = { ...options.storeOptions, metadata };
       ({ results: call.results, ref } = await wrapValue(tool, value, {
         ...options,
         storeOptions,
@@ -87,6 +100,9 @@ export async function executeToolCall(
       }));
     }
     content = await render(call, options);
+    const [handle] = content;
+    if (summary && handle?.type === 'text')
+      content[0] = { type: 'text', text: `${summary}\n${handle.text}` };
   } catch (error) {
     call.error = SpoolforgeError.isInstance(error)
       ? error

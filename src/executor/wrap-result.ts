@@ -26,8 +26,8 @@ export interface WrapOptions {
    * a conversation log can refer to them by id.
    */
   store?: ArtifactStore;
-  /** How results are put into `store` (a TTL, metadata). */
-  storeOptions?: Pick<PutOptions, 'ttl' | 'metadata'>;
+  /** How results are put into `store` (a TTL, metadata, a name). */
+  storeOptions?: Pick<PutOptions, 'ttl' | 'metadata' | 'name'>;
   signal?: AbortSignal;
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DerivedOutput } from '../derived-output.js';
 import type { continueWith, ResultLimits } from './model-lines.js';
 
 /**
@@ -24,6 +25,12 @@ export interface ToolMethodContext {
    * runs a descriptor under another name and arguments (`tool_output_cache`) renames it here.
    */
   continuation?: (toolName: string, args: Record<string, unknown>) => string;
+  /**
+   * Keeps a new output the method made of the artifact and resolves to what the model is shown
+   * of it (its handle). Absent where outputs cannot be kept (the viewer, `tool_output_cache`,
+   * `mcp serve`): a method that derives one refuses there (see {@link keepDerived}).
+   */
+  derive?: (output: DerivedOutput) => Promise<string>;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { DerivedOutput } from '../../artifact/derived-output.js';
 import { listToolName, strictToolInput } from '../../artifact/forge/forge-tools.js';
 import type { ResultLimits } from '../../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../../artifact/forge/tool-method-descriptor.js';
 import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
+import { renderHandle } from '../../executor/render-handle.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
 import { formatBytes } from '../../shared/format-bytes.js';
@@ -28,6 +30,8 @@ export interface StoreQueryToolsOptions {
   /** The kinds whose queries are offered. Default `defaultArtifactKinds`. */
   kinds?: ArtifactKinds;
   limits?: ResultLimits;
+  /** How long a new output a query derives (`artifact_json` op `set`, …) is kept. Default: the store's. */
+  ttl?: number;
 }
 
 /** The most characters of an error result. */
@@ -117,9 +121,27 @@ export class StoreQueryTools {
                 offered.map((each) => each.name).join(', '),
             );
           }
-          return method.run(artifact, args as never, { callId, limits, signal });
+          const derive = (output: DerivedOutput) => this.#keep(method.name, output, signal);
+          return method.run(artifact, args as never, { callId, limits, signal, derive });
         });
       },
+    });
+  }
+
+  /** A new output a query derived, put into the store in this scope; resolves to its handle. */
+  async #keep(tool: string, output: DerivedOutput, signal: AbortSignal): Promise<string> {
+    const { store, scope, ttl } = this.#options;
+    const record = await store.put(output.bytes, {
+      kind: output.kind,
+      kinds: this.#kinds,
+      signal,
+      metadata: { scope, tool },
+      ...(output.name === undefined ? {} : { name: output.name }),
+      ...(ttl === undefined ? {} : { ttl }),
+    });
+    return this.#open.use(record.id, async (artifact) => {
+      const handle = { kinds: this.#kinds, signal };
+      return `${output.summary}\n${await renderHandle({ id: record.id, name: tool }, artifact, handle)}`;
     });
   }
 
@@ -127,7 +149,7 @@ export class StoreQueryTools {
     return artifactTool({
       name: listToolName,
       description:
-        'Lists the spooled outputs, newest first: id, tool, kind, bytes, lines, created.',
+        'Lists the spooled outputs, newest first: id, tool, name, kind, bytes, lines, created.',
       inputSchema: strictToolInput({}),
       handler: async () => {
         const records = await this.#records();
@@ -180,7 +202,7 @@ function listRow(record: StoredArtifactRecord): string {
   const tokens =
     record.metadata.tokens === undefined ? '' : ` tokens=${String(record.metadata.tokens)} (o200k)`;
   return (
-    `${record.id} tool=${String(record.metadata.tool ?? '?')} kind=${record.kind} ` +
+    `${record.id} tool=${String(record.metadata.tool ?? '?')}${record.name === undefined ? '' : ` name="${record.name}"`} kind=${record.kind} ` +
     `bytes=${record.byteLength} (${formatBytes(record.byteLength)}) lines=${record.lineCount}${tokens} ` +
     `created=${new Date(record.createdAt).toISOString()}`
   );
