@@ -416,3 +416,40 @@ describe('extract in flat memory', () => {
     expect(result.bytes?.toString()).toBe(`${JSON.stringify(want, null, 2)}\n`);
   });
 });
+
+describe('a document over maxParseBytes (16 MiB), minified', () => {
+  // Both entries are over it: `items` is queried element by element, `blob` never parsed.
+  const items = Array.from({ length: 400_000 }, (_, id) => ({
+    id,
+    name: `item ${id}`,
+    tags: ['a', 'b'],
+  }));
+  const blob = 'x'.repeat(17 * 1024 * 1024);
+  const text = JSON.stringify({ meta: { v: 1 }, items, blob });
+
+  it('edits at a path stream the document: no value on the way is parsed, however large', async () => {
+    const session = await pageSession(text);
+    const original = Buffer.from(text);
+    expect(original.length).toBeGreaterThan(34 * 1024 * 1024);
+    const set = await json(session, { op: 'set', path: '$.items[140000].name', value: '"edited"' });
+    expectOneSplice(original, set.bytes as Buffer, Buffer.byteLength('"item 140000"'));
+    expect(set.bytes?.length).toBe(original.length - Buffer.byteLength('"item 140000"') + 8);
+    const blobSet = await json(session, { op: 'set', path: '$.blob', value: '"short"' });
+    expect(blobSet.bytes?.toString()).toBe(
+      JSON.stringify({ meta: { v: 1 }, items, blob: 'short' }),
+    );
+    // A filter is evaluated entry by entry inside the large array, as queries are.
+    const filtered = await json(session, { op: 'delete', path: '$.items[?(@.id == 7)]' });
+    expect(filtered.bytes?.toString()).toBe(
+      JSON.stringify({ meta: { v: 1 }, items: items.filter((item) => item.id !== 7), blob }),
+    );
+  });
+
+  it('a value an operation must hold whole past maxParseBytes is E_ARTIFACT_TOO_LARGE', async () => {
+    const session = await pageSession(text);
+    const extract = await json(session, { op: 'extract', path: '$.blob' });
+    expect(extract.text).toMatch(
+      /^Error \(E_ARTIFACT_TOO_LARGE\): \$\['blob'\] \(string, 17\.0 MiB\) is larger than maxParseBytes/,
+    );
+  });
+});
