@@ -57,7 +57,7 @@ export class DerivedOutput {
  * return keepDerived(context, output, 'artifact_json op "set"');
  * ```
  */
-export function keepDerived(
+export async function keepDerived(
   context: ToolMethodContext,
   output: DerivedOutput,
   what: string,
