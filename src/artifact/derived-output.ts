@@ -1,5 +1,4 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
-import type { ToolMethodContext } from './forge/tool-method-descriptor.js';
 
 const brand = Symbol.for('spoolforge.derivedOutput');
 
@@ -54,11 +53,22 @@ export class DerivedOutput {
  *
  * @example
  * ```ts
- * return keepDerived(context, output, 'artifact_json op "set"');
+ * const copy: ToolMethodDescriptor<SpooledArtifact> = {
+ *   name: 'artifact_copy',
+ *   description: 'A copy of a spooled output, as a new output.',
+ *   args: {},
+ *   run: (artifact, _args, context) =>
+ *     keepDerived(
+ *       context,
+ *       new DerivedOutput({ bytes: readerChunks(artifact.reader), kind: 'text', summary: 'A copy:' }),
+ *       'artifact_copy',
+ *     ),
+ * };
  * ```
  */
 export async function keepDerived(
-  context: ToolMethodContext,
+  // A `ToolMethodContext`, by the one member read (the forge layer's type imports this file).
+  context: { derive?: ((output: DerivedOutput) => Promise<string>) | undefined },
   output: DerivedOutput,
   what: string,
 ): Promise<string> {

@@ -40,6 +40,7 @@ export interface JsonSplice {
  *
  * @example
  * ```ts
+ * const byteLength = await reader.byteLength();
  * const edit = { op: 'insert', segments: ['rows'], value: '{"id":4}' } as const;
  * const splice = await planJsonEdit(reader, edit, { byteLength });
  * ```
@@ -212,6 +213,8 @@ const withSignal = <T extends object>(options: T, signal: AbortSignal | undefine
  *
  * @example
  * ```ts
+ * const byteLength = await reader.byteLength();
+ * const splice = await planJsonEdit(reader, { op: 'delete', segments: ['draft'] }, { byteLength });
  * await spool(splicedBytes(reader, splice, { byteLength }), { kind: 'json' });
  * ```
  */

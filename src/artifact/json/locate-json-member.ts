@@ -112,8 +112,9 @@ export async function scanContainer(
  *
  * @example
  * ```ts
+ * const byteLength = await reader.byteLength();
  * const { parent } = await locateJsonMember(reader, ['body', 'rows', '3'], { byteLength });
- * parent.member?.valueStart; // where $.body.rows[3] starts
+ * parent?.member?.valueStart; // where $.body.rows[3] starts
  * ```
  */
 export async function locateJsonMember(
