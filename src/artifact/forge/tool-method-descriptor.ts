@@ -41,6 +41,11 @@ export interface ToolMethodDescriptor<Artifact, Args extends z.ZodRawShape = z.Z
   readonly name: string;
   readonly description: string;
   readonly args: Args;
+  /**
+   * The same query without what makes new outputs (operations and the arguments only they
+   * read), for a host that keeps none (`mcp serve`): it offers this one instead.
+   */
+  readonly textOnly?: ToolMethodDescriptor<Artifact>;
   run(
     artifact: Artifact,
     args: z.output<z.ZodObject<Args>>,

@@ -32,21 +32,12 @@ const { set, insert, delete: remove, extract } = jsonDeriveOperations;
 export const artifactJson: ToolMethodDescriptor<SpooledJsonArtifact> = opToolMethod({
   name: artifactJsonName,
   description:
-    'Query a spooled JSON/JSONL output (JSONL: $[i] is line i+1); start with op shape: field paths, types, counts. ' +
-    'set/insert/delete/extract (matches as array) make a new output.',
+    'Query a spooled JSON/JSONL output (JSONL: $[i] is line i+1); start with op shape: field paths, types, counts.',
   args: jsonToolArgs,
-  operations: {
-    shape,
-    type,
-    keys,
-    length,
-    get,
-    filter,
-    pluck,
-    slice,
-    set,
-    insert,
-    delete: remove,
-    extract,
+  operations: { shape, type, keys, length, get, filter, pluck, slice },
+  deriving: {
+    description: 'set/insert/delete/extract (matches as array) make a new output.',
+    args: ['value', 'name'],
+    operations: { set, insert, delete: remove, extract },
   },
 });
