@@ -149,6 +149,10 @@ describe('artifact_json derives a new output from a 300 KB page (minified, one l
         (value) => Object.assign(value.version, { reviewed: true, by: 'sre' }),
       ],
       [
+        { op: 'set', path: '$.labels[?(@ == "q4")]', value: '"q1"' },
+        (value) => (value.labels[2] = 'q1'),
+      ],
+      [
         { op: 'set', path: '$.body.storage.value', value: '"<p>gone</p>"' },
         (value) => (value.body.storage.value = '<p>gone</p>'),
       ],
@@ -158,6 +162,23 @@ describe('artifact_json derives a new output from a 300 KB page (minified, one l
       expect(result.text, JSON.stringify(args)).not.toMatch(/^Error/);
       expect(result.bytes?.toString(), JSON.stringify(args)).toBe(expected(change));
     }
+  });
+
+  it('set at $ replaces the whole document; delete of the one member leaves {}', async () => {
+    const session = await pageSession(original);
+    const root = await json(session, { op: 'set', path: '$', value: ' {"id":"1"}\n' });
+    expect(root.bytes?.toString()).toBe('{"id":"1"}');
+    const [again] = await session.run(
+      [
+        {
+          id: 'only',
+          name: 'artifact_json',
+          arguments: { callId: root.id, op: 'delete', path: '$.id' },
+        },
+      ],
+      session.dispatch(),
+    );
+    expect(await (again?.call.results as SpooledArtifact).asString()).toBe('{}');
   });
 
   it('extract: the matches of a path as a JSON array, and of a condition', async () => {
