@@ -27,8 +27,8 @@ export interface ToolMethodContext {
   continuation?: (toolName: string, args: Record<string, unknown>) => string;
   /**
    * Keeps a new output the method made of the artifact and resolves to what the model is shown
-   * of it (its handle). Absent where outputs cannot be kept (the viewer, `tool_output_cache`,
-   * `mcp serve`): a method that derives one refuses there (see {@link keepDerived}).
+   * of it (its handle). Absent where outputs cannot be kept (the viewer, `mcp serve`): a method
+   * that derives one refuses there (see `keepDerived`).
    */
   derive?: (output: DerivedOutput) => Promise<string>;
 }
