@@ -178,7 +178,8 @@ describe('artifact_json derives a new output from a 300 KB page (minified, one l
       ],
       session.dispatch(),
     );
-    expect(await (again?.call.results as SpooledArtifact).asString()).toBe('{}');
+    const emptied = again?.call.results as SpooledArtifact;
+    expect(await emptied.asString()).toBe('{}');
   });
 
   it('extract: the matches of a path as a JSON array, and of a condition', async () => {
