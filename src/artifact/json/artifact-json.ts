@@ -36,7 +36,7 @@ export const artifactJson: ToolMethodDescriptor<SpooledJsonArtifact> = opToolMet
   args: jsonToolArgs,
   operations: { shape, type, keys, length, get, filter, pluck, slice },
   deriving: {
-    description: 'set/insert/delete/extract (matches as array) make a new output.',
+    description: 'set/insert (at start)/delete/extract (matches as array) make a new output.',
     args: ['value', 'name'],
     operations: { set, insert, delete: remove, extract },
   },

@@ -36,7 +36,7 @@ export const jsonToolArgs = {
     .describe(
       'JSONPath (default $). filter: a condition like @.status >= 500, or a path; pluck: a path in each entry, like user.id.',
     ),
-  start: index.describe('slice $[start:end], insert at; 0-based.'),
+  start: index.describe('slice $[start:end], 0-based.'),
   end: index,
   startIndex: index.describe('Continues a cut scan.'),
   value: z.string().nullish().describe('JSON.'),
