@@ -10,6 +10,7 @@
 
 // Artifact: spooling, the artifact classes and Media.
 export type { ArtifactLine } from './artifact/artifact-line.js';
+export { DerivedOutput, keepDerived } from './artifact/derived-output.js';
 export { baseToolMethods } from './artifact/forge/base-tool-methods.js';
 export type { ForgeOptions } from './artifact/forge/forge-tools.js';
 export type { ResultLimits } from './artifact/forge/model-lines.js';

@@ -42,10 +42,14 @@ describe('forgeArtifactTools', () => {
     expect(registry.list()).toEqual([]);
   });
 
-  it('offers the pinned tools, ephemeral, with a callId enum of spooled, non-artifact-tool calls', async () => {
+  it('offers the pinned tools, ephemeral, with a callId enum of spooled calls, never an artifact tool call that answered text', async () => {
     const real = await spooledCall('call_1', log);
-    const fromTool = await spooledCall('call_2', log, { fromArtifactTool: true });
-    const context = new DispatchContext({ turnToolCalls: [real, fromTool] });
+    // An artifact tool's call whose result is an artifact derived a new output: offered.
+    const derived = await spooledCall('call_2', log, { fromArtifactTool: true });
+    const answered = new ToolCall({ id: 'call_3', name: 'artifact_grep', arguments: {} });
+    answered.fromArtifactTool = true;
+    answered.results = '1:ERROR line 501';
+    const context = new DispatchContext({ turnToolCalls: [real, derived, answered] });
     const tools = forgeArtifactTools(defaultArtifactKinds, context).list();
     expect(tools.map((tool) => tool.name)).toEqual([
       'artifact_read',
@@ -60,8 +64,8 @@ describe('forgeArtifactTools', () => {
     const schema = z.toJSONSchema(grep?.inputSchema ?? z.never()) as unknown as {
       properties: { callId: { enum: string[] } };
     };
-    expect(schema.properties.callId.enum).toEqual(['call_1']);
-    expect(grep?.inputSchema.safeParse({ callId: 'call_2', pattern: 'x' }).success).toBe(false);
+    expect(schema.properties.callId.enum).toEqual(['call_1', 'call_2']);
+    expect(grep?.inputSchema.safeParse({ callId: 'call_3', pattern: 'x' }).success).toBe(false);
   });
 
   it('answers with 1-based numbered lines, the way grep -n and sed count', async () => {

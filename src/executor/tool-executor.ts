@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DerivedOutput } from '../artifact/derived-output.js';
 import { Media } from '../artifact/media.js';
 import { containsReference } from '../artifact/references/artifact-reference.js';
 import {
@@ -101,6 +102,7 @@ export async function executeToolCall(
   let ref: string | undefined;
   const created: SpooledArtifact[] = [];
   let uiParts: ToolUiPartsInit | undefined;
+  let summary: string | undefined;
   try {
     if (!tool) {
       const names = tools.list().map((known) => known.name);
@@ -132,26 +134,41 @@ export async function executeToolCall(
       const maxBytes = options.maxPartialOutputBytes ?? defaultMaxPartialOutputBytes;
       value = tapToolOutput(value, { toolCallId: call.id, listener, maxBytes });
     }
-    // An artifact tool's answer is text, or media it read back (tool_output_cache of an image).
-    if (call.fromArtifactTool) call.results = Media.isInstance(value) ? value : String(value);
-    else {
-      // A stored result says which call made it.
-      const metadata = {
-        toolCallId: call.id,
-        toolName: call.name,
-        ...options.storeOptions?.metadata,
-      };
+    // A stored result says which call made it.
+    const metadata = {
+      toolCallId: call.id,
+      toolName: call.name,
+      ...options.storeOptions?.metadata,
+    };
+    const storeOptions = { ...options.storeOptions, metadata };
+    if (DerivedOutput.isInstance(value)) {
+      // A new output an artifact tool made: always kept (the model asked for it), named as asked.
+      const named = value.name === undefined ? {} : { name: value.name };
+      ({ results: call.results, ref } = await wrapValue({ kind: value.kind }, value.bytes, {
+        ...options,
+        inlineThreshold: -1,
+        spool: { ...options.spool, ...named },
+        storeOptions: { ...storeOptions, ...named },
+        signal,
+      }));
+      summary = value.summary;
+    } else if (call.fromArtifactTool) {
+      // An artifact tool's answer is text, or media it read back (tool_output_cache of an image).
+      call.results = Media.isInstance(value) ? value : String(value);
+    } else {
       const name = tool.outputName?.(input);
       const named = name ? { name } : {};
-      const storeOptions = { ...options.storeOptions, ...named, metadata };
       ({ results: call.results, ref } = await wrapValue(tool, value, {
         ...options,
         spool: { ...options.spool, ...named },
-        storeOptions,
+        storeOptions: { ...storeOptions, ...named },
         signal,
       }));
     }
     content = await render(call, options);
+    const [handle] = content;
+    if (summary && handle?.type === 'text')
+      content[0] = { type: 'text', text: `${summary}\n${handle.text}` };
   } catch (error) {
     call.error = SpoolforgeError.isInstance(error)
       ? error

@@ -4,8 +4,8 @@ const artifactToolBrand = Symbol.for('spoolforge.artifactTool');
 
 /**
  * A tool whose handler answers from an artifact (a forged `artifact_grep`, say). Its results are
- * already bounded text, so it never declares a `kind`, and the calls it makes
- * are marked `fromArtifactTool` so they are never offered as a `callId` themselves.
+ * already bounded text, so it never declares a `kind`, and the calls it makes are marked
+ * `fromArtifactTool` so their text is never offered as a `callId` (a new output one derives is).
  *
  * @example
  * ```ts

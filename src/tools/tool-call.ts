@@ -22,7 +22,10 @@ export class ToolCall<Results = unknown> {
    * stays the string it was, and {@link ToolCall.error} says so (`E_INVALID_TOOL_ARGS`).
    */
   readonly arguments: unknown;
-  /** Made by an artifact tool: never itself offered as a `callId` (the recursion break). */
+  /**
+   * Made by an artifact tool: its text is never itself offered as a `callId` (the recursion
+   * break); a new output it derived (`results` an artifact, not text) is.
+   */
   fromArtifactTool: boolean;
   results: Results | undefined;
   /** Why the call failed (unknown tool, bad arguments, a handler that threw); else undefined. */

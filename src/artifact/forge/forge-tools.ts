@@ -5,6 +5,7 @@ import { artifactTool } from '../../tools/artifact-tool.js';
 import type { DispatchContext } from '../../tools/dispatch-context.js';
 import type { ToolCall } from '../../tools/tool-call.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
+import type { DerivedOutput } from '../derived-output.js';
 import type { ArtifactKinds } from '../kinds/artifact-kinds.js';
 import { referenceFormHelp } from '../references/artifact-reference.js';
 import { SpooledArtifact } from '../spooled-artifact.js';
@@ -33,8 +34,8 @@ function classDepth(artifactClass: object): number {
 }
 
 /**
- * Forges the tools of one dispatch: the calls of the turn whose results are artifacts (and not
- * made by an artifact tool: the recursion break) are grouped by their kind in `kinds`, and each
+ * Forges the tools of one dispatch: the calls of the turn whose results are artifacts (a tool's
+ * spooled output, or a new output an artifact tool derived) are grouped by their kind in `kinds`, and each
  * tool method of those kinds becomes one ephemeral {@link artifactTool} whose `callId` enum
  * holds the calls whose kind offers it, plus `artifact_list`. Tools come in the order of the
  * kinds (a subclass's kinds before its base's) and of their methods. No such call → an empty
@@ -51,9 +52,8 @@ export function forgeArtifactTools(
   context: DispatchContext,
   options: ForgeOptions = {},
 ): ToolRegistry {
-  const calls = context.turnToolCalls.filter(
-    (call) => !call.fromArtifactTool && call.results instanceof SpooledArtifact,
-  );
+  // An artifact tool's results are text, unless it derived a new output: then it is one too.
+  const calls = context.turnToolCalls.filter((call) => call.results instanceof SpooledArtifact);
   const kindOf = new Map(calls.map((call) => [call, kinds.of(call.results as SpooledArtifact)]));
   const order = [...kinds.list()].sort(
     (first, second) => classDepth(second.artifactClass) - classDepth(first.artifactClass),
@@ -124,7 +124,19 @@ function methodTool(
     handler: async (input: { callId: string }, { signal }) => {
       const { callId: id, ...args } = input;
       const artifact = (byId.get(id) ?? byName.get(id))?.results as SpooledArtifact;
-      return method.run(artifact, args as never, { callId: id, limits, signal });
+      // A new output goes back to the executor, which keeps it as this call's result.
+      let derived: DerivedOutput | undefined;
+      const derive = (output: DerivedOutput) => {
+        derived = output;
+        return Promise.resolve('');
+      };
+      const text = await method.run(artifact, args as never, {
+        callId: id,
+        limits,
+        signal,
+        derive,
+      });
+      return derived ?? text;
     },
   });
 }

@@ -35,6 +35,37 @@ export function opToolMethod<Artifact, Args extends z.ZodRawShape>(options: {
   description: string;
   args: Args;
   operations: Record<string, ToolOperation<Artifact, z.output<z.ZodObject<Args>>>>;
+  /**
+   * Operations that make new outputs (through `context.derive`), the arguments only they read,
+   * and what the description adds for them: the descriptor's `textOnly` leaves them out.
+   */
+  deriving?: {
+    description: string;
+    args: readonly (keyof Args & string)[];
+    operations: Record<string, ToolOperation<Artifact, z.output<z.ZodObject<Args>>>>;
+  };
+}): ToolMethodDescriptor<Artifact> {
+  const { deriving } = options;
+  const queries = operationTool(options);
+  if (!deriving) return queries;
+  const shared = Object.fromEntries(
+    Object.entries(options.args).filter(([key]) => !deriving.args.includes(key as never)),
+  ) as Args;
+  return {
+    ...operationTool({
+      ...options,
+      description: `${options.description} ${deriving.description}`,
+      operations: { ...options.operations, ...deriving.operations },
+    }),
+    textOnly: operationTool({ ...options, args: shared }),
+  };
+}
+
+function operationTool<Artifact, Args extends z.ZodRawShape>(options: {
+  name: string;
+  description: string;
+  args: Args;
+  operations: Record<string, ToolOperation<Artifact, z.output<z.ZodObject<Args>>>>;
 }): ToolMethodDescriptor<Artifact> {
   const names = Object.keys(options.operations) as [string, ...string[]];
   const listed = names.map((name) => `"${name}"`).join(', ');

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DerivedOutput } from '../derived-output.js';
 import type { continueWith, ResultLimits } from './model-lines.js';
 
 /**
@@ -24,6 +25,12 @@ export interface ToolMethodContext {
    * runs a descriptor under another name and arguments (`tool_output_cache`) renames it here.
    */
   continuation?: (toolName: string, args: Record<string, unknown>) => string;
+  /**
+   * Keeps a new output the method made of the artifact and resolves to what the model is shown
+   * of it (its handle). Absent where outputs cannot be kept (the viewer, `mcp serve`): a method
+   * that derives one refuses there (see `keepDerived`).
+   */
+  derive?: (output: DerivedOutput) => Promise<string>;
 }
 
 /**
@@ -34,6 +41,11 @@ export interface ToolMethodDescriptor<Artifact, Args extends z.ZodRawShape = z.Z
   readonly name: string;
   readonly description: string;
   readonly args: Args;
+  /**
+   * The same query without what makes new outputs (operations and the arguments only they
+   * read), for a host that keeps none (`mcp serve`): it offers this one instead.
+   */
+  readonly textOnly?: ToolMethodDescriptor<Artifact>;
   run(
     artifact: Artifact,
     args: z.output<z.ZodObject<Args>>,

@@ -9,7 +9,19 @@ import type { JsonQueryResult } from './json-path-query.js';
 export const artifactJsonName = 'artifact_json';
 
 /** An operation of the JSON tool: what its continuation notes and errors name. */
-export type JsonOp = 'shape' | 'type' | 'keys' | 'length' | 'get' | 'filter' | 'pluck' | 'slice';
+export type JsonOp =
+  | 'shape'
+  | 'type'
+  | 'keys'
+  | 'length'
+  | 'get'
+  | 'filter'
+  | 'pluck'
+  | 'slice'
+  | 'set'
+  | 'insert'
+  | 'delete'
+  | 'extract';
 
 const index = z.number().int().min(0).nullish();
 
@@ -27,6 +39,9 @@ export const jsonToolArgs = {
   start: index.describe('slice $[start:end], 0-based.'),
   end: index,
   startIndex: index.describe('Continues a cut scan.'),
+  value: z.string().nullish().describe('JSON.'),
+  // What `name` is, the handle of the new output shows: no description on every request.
+  name: z.string().nullish(),
 };
 
 /** The JSON tool's arguments as its operations get them. */

@@ -142,5 +142,8 @@ export function fileQueryTools(
   for (const kind of kinds.list())
     for (const method of kind.toolMethods)
       if (!methods.has(method.name)) methods.set(method.name, method);
-  return [...methods.values()].map((method) => fileQueryTool(method, targets, limits));
+  // A file server keeps no new outputs: each query without the operations that make them.
+  return [...methods.values()].map((method) =>
+    fileQueryTool(method.textOnly ?? method, targets, limits),
+  );
 }

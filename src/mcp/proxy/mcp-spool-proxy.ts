@@ -101,6 +101,7 @@ export class McpSpoolProxy {
       store: options.store,
       scope: this.#scope,
       limits: options.limits ?? { maxResultBytes: this.#threshold },
+      ttl: options.ttl ?? McpSpoolProxy.defaultTtl,
       ...(options.kinds ? { kinds: options.kinds } : {}),
     });
   }

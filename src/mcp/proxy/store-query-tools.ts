@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { DerivedOutput } from '../../artifact/derived-output.js';
 import { listToolName, strictToolInput } from '../../artifact/forge/forge-tools.js';
 import type { ResultLimits } from '../../artifact/forge/model-lines.js';
 import type { ToolMethodDescriptor } from '../../artifact/forge/tool-method-descriptor.js';
@@ -8,6 +9,7 @@ import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import { referenceFormHelp } from '../../artifact/references/artifact-reference.js';
 import type { ReferenceScope } from '../../artifact/references/resolve-references.js';
 import type { SpooledArtifact } from '../../artifact/spooled-artifact.js';
+import { renderHandle } from '../../executor/render-handle.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
 import { formatBytes } from '../../shared/format-bytes.js';
@@ -30,6 +32,8 @@ export interface StoreQueryToolsOptions {
   /** The kinds whose queries are offered. Default `defaultArtifactKinds`. */
   kinds?: ArtifactKinds;
   limits?: ResultLimits;
+  /** How long a new output a query derives (`artifact_json` op `set`, …) is kept. Default: the store's. */
+  ttl?: number;
 }
 
 /** The most characters of an error result. */
@@ -133,9 +137,27 @@ export class StoreQueryTools {
                 offered.map((each) => each.name).join(', '),
             );
           }
-          return method.run(artifact, args as never, { callId, limits, signal });
+          const derive = (output: DerivedOutput) => this.#keep(method.name, output, signal);
+          return method.run(artifact, args as never, { callId, limits, signal, derive });
         });
       },
+    });
+  }
+
+  /** A new output a query derived, put into the store in this scope; resolves to its handle. */
+  async #keep(tool: string, output: DerivedOutput, signal: AbortSignal): Promise<string> {
+    const { store, scope, ttl } = this.#options;
+    const record = await store.put(output.bytes, {
+      kind: output.kind,
+      kinds: this.#kinds,
+      signal,
+      metadata: { scope, tool },
+      ...(output.name === undefined ? {} : { name: output.name }),
+      ...(ttl === undefined ? {} : { ttl }),
+    });
+    return this.#open.use(record.id, async (artifact) => {
+      const handle = { kinds: this.#kinds, signal };
+      return `${output.summary}\n${await renderHandle({ id: record.id, name: tool }, artifact, handle)}`;
     });
   }
 
@@ -210,7 +232,7 @@ function listRow(record: StoredArtifactRecord): string {
   const tokens =
     record.metadata.tokens === undefined ? '' : ` tokens=${String(record.metadata.tokens)} (o200k)`;
   return (
-    `${record.id} tool=${String(record.metadata.tool ?? '?')}${record.name ? ` name="${record.name}"` : ''} kind=${record.kind} ` +
+    `${record.id} tool=${String(record.metadata.tool ?? '?')}${record.name === undefined ? '' : ` name="${record.name}"`} kind=${record.kind} ` +
     `bytes=${record.byteLength} (${formatBytes(record.byteLength)}) lines=${record.lineCount}${tokens} ` +
     `created=${new Date(record.createdAt).toISOString()}`
   );
