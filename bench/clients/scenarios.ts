@@ -1,0 +1,136 @@
+// The conversations the harness runs: each client through the proxy (read 30 MB, grep the
+// handle, answer), and the checks of what each client does on its own with a big result.
+import { join } from 'node:path';
+import { cliPath } from '../mcp/mcp-clients.js';
+import type { ServerCommand } from './client-commands.js';
+import type { InstalledClients } from './install-clients.js';
+import type { Scenario, ScriptStep } from './run-scenario.js';
+
+/**
+ * The id of the handle in `text` (`Output of T (ID) was spooled, not inlined: KIND, …`): the
+ * text output's when a result was stored as both structured content and text.
+ */
+export function handleIdIn(text: string): string | undefined {
+  const handles = [...text.matchAll(/\(([^)\s]+)\) was spooled, not inlined: (\w+)/g)];
+  return (handles.find((handle) => handle[2] === 'text') ?? handles[0])?.[1];
+}
+
+/** Reads `file` with server-filesystem's `read_text_file`. */
+const read = (file: string): ScriptStep => ({
+  tool: 'read_text_file',
+  args: () => ({ path: file }),
+});
+
+/** Greps the handle of the result before for the needles (ends the script without a handle). */
+const grepHandle: ScriptStep = {
+  tool: 'artifact_grep',
+  args: (previous) => {
+    const callId = previous && handleIdIn(previous.text);
+    return callId === undefined ? undefined : { callId, pattern: 'NEEDLE-', fixed: true };
+  },
+};
+
+/** Answers `text` through the text server's `reply_text`. */
+const replyText = (text: string): ScriptStep => ({ tool: 'reply_text', args: () => ({ text }) });
+
+/**
+ * Every scenario, given the installed clients, the directory of the files to read and the
+ * proxy's store.
+ */
+export function scenariosFor(options: {
+  clients: InstalledClients;
+  files: string;
+  store: string;
+}): Scenario[] {
+  const node = process.execPath;
+  const filesystem: ServerCommand = {
+    command: node,
+    args: [
+      join(
+        options.clients.prefix,
+        'node_modules',
+        options.clients.filesystem.name,
+        'dist',
+        'index.js',
+      ),
+      options.files,
+    ],
+  };
+  const proxy = (...flags: string[]): ServerCommand => ({
+    command: node,
+    args: [
+      cliPath,
+      'mcp',
+      '--store',
+      options.store,
+      ...flags,
+      '--',
+      filesystem.command,
+      ...filesystem.args,
+    ],
+  });
+  const textServer: ServerCommand = {
+    command: node,
+    args: [
+      '--import',
+      import.meta.resolve('tsx'),
+      join(import.meta.dirname, 'children', 'text-server.ts'),
+    ],
+  };
+  const big = join(options.files, 'big.log');
+  const mid = join(options.files, 'mid.log');
+  const proxied = (client: Scenario['client']): Scenario => ({
+    id: `${client}-proxy`,
+    client,
+    label: `${client} via spoolforge mcp, 30 MB`,
+    server: proxy(),
+    steps: [read(big), grepHandle],
+    timeoutSeconds: 300,
+  });
+  const direct = (client: Scenario['client'], size: 'mid' | 'big'): Scenario => ({
+    id: `${client}-direct-${size}`,
+    client,
+    label: `${client} direct, ${size === 'big' ? '30 MB' : '1 MB'}`,
+    server: filesystem,
+    steps: [read(size === 'big' ? big : mid)],
+    timeoutSeconds: 180,
+  });
+  return [
+    proxied('claude'),
+    proxied('codex'),
+    proxied('gemini'),
+    {
+      id: 'codex-links',
+      client: 'codex',
+      label: 'codex via spoolforge mcp --resource-links always',
+      server: proxy('--resource-links', 'always'),
+      steps: [read(big), grepHandle],
+      timeoutSeconds: 300,
+    },
+    {
+      id: 'codex-bare-config',
+      client: 'codex',
+      label: 'codex, config without required / approval mode',
+      server: proxy(),
+      steps: [read(mid)],
+      timeoutSeconds: 120,
+      bareCodexConfig: true,
+    },
+    direct('claude', 'mid'),
+    direct('claude', 'big'),
+    direct('codex', 'mid'),
+    direct('codex', 'big'),
+    direct('gemini', 'mid'),
+    direct('gemini', 'big'),
+    ...(['claude', 'codex', 'gemini'] as const).map(
+      (client): Scenario => ({
+        id: `${client}-json-text`,
+        client,
+        label: `${client}, text results that parse as JSON`,
+        server: textServer,
+        steps: [replyText('[{"id":1},{"id":2}]'), replyText('{"id":1}'), replyText('plain text')],
+        timeoutSeconds: 120,
+      }),
+    ),
+  ];
+}
