@@ -21,8 +21,8 @@ export interface ClientSetup {
   /** The working directory the client runs in. */
   cwd: string;
   prompt: string;
-  /** Codex only: leave out `required = true` and `default_tools_approval_mode`. */
-  bareCodexConfig?: boolean;
+  /** Codex only: leave out `required = true` or `default_tools_approval_mode = "approve"`. */
+  codexOmits?: 'required' | 'approval';
 }
 
 /** A client's command line and environment, its config files written. */
@@ -99,9 +99,8 @@ async function codex(setup: ClientSetup): Promise<ClientCommand> {
     '[mcp_servers.files]',
     `command = ${toml(setup.server.command)}`,
     `args = [${setup.server.args.map(toml).join(', ')}]`,
-    ...(setup.bareCodexConfig
-      ? []
-      : ['required = true', 'default_tools_approval_mode = "approve"']),
+    ...(setup.codexOmits === 'required' ? [] : ['required = true']),
+    ...(setup.codexOmits === 'approval' ? [] : ['default_tools_approval_mode = "approve"']),
     `tool_timeout_sec = ${toolTimeoutSeconds}`,
   ].join('\n');
   const provider = [

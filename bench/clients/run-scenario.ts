@@ -33,7 +33,7 @@ export interface Scenario {
   label: string;
   steps: ScriptStep[];
   timeoutSeconds: number;
-  bareCodexConfig?: boolean;
+  codexOmits?: 'required' | 'approval';
 }
 
 /** What the model was sent as one tool result. */
@@ -111,7 +111,7 @@ export async function runScenario(options: {
     home,
     cwd: options.workDirectory,
     prompt: 'Find the NEEDLE lines in the file and report them.',
-    ...(scenario.bareCodexConfig ? { bareCodexConfig: true } : {}),
+    ...(scenario.codexOmits ? { codexOmits: scenario.codexOmits } : {}),
   });
   const started = performance.now();
   const child = spawn(command.command, command.args, {
@@ -176,6 +176,13 @@ export async function runScenario(options: {
     head: JSON.stringify(result.raw).slice(0, 4000),
   }));
   await writeFile(join(options.outDirectory, 'results.json'), JSON.stringify(shapes, null, 2));
+  // And each result's text whole, up to 1 MB: where and how a client cut it.
+  for (const result of results) {
+    await writeFile(
+      join(options.outDirectory, `result-${result.step + 1}.txt`),
+      result.text.slice(0, 1_000_000),
+    );
+  }
   await writeFile(
     join(options.outDirectory, 'tools.json'),
     JSON.stringify(model.requests[0]?.tools ?? null, null, 2),
