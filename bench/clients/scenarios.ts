@@ -95,10 +95,19 @@ export function scenariosFor(options: {
     steps: [read(size === 'big' ? big : mid)],
     timeoutSeconds: 180,
   });
+  const served = (client: Scenario['client']): Scenario => ({
+    id: `${client}-serve`,
+    client,
+    label: `${client} with spoolforge mcp serve, grep 30 MB`,
+    server: { command: node, args: [cliPath, 'mcp', 'serve', '--root', options.files] },
+    steps: [{ tool: 'file_grep', args: () => ({ path: big, pattern: 'NEEDLE-', fixed: true }) }],
+    timeoutSeconds: 180,
+  });
   return [
-    proxied('claude'),
-    proxied('codex'),
-    proxied('gemini'),
+    ...(['claude', 'codex', 'gemini'] as const).flatMap((client) => [
+      proxied(client),
+      served(client),
+    ]),
     {
       id: 'codex-links',
       client: 'codex',
