@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../helpers/temp-files.js';
 import { proxiedClient } from './proxy/proxy-helpers.js';
 
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+const readOnly = { readOnlyHint: true };
 
 describe('read-only annotations', () => {
   it("annotate the proxy's query tools, and leave the upstream's tools as they were", async () => {

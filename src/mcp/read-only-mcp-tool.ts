@@ -19,6 +19,7 @@ export function readOnlyMcpTool(tool: Tool): McpTool {
     name: tool.name,
     description: tool.description,
     inputSchema: mcpInputSchema(tool.inputSchema),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    // Only the read-only hint: the others mean something only for tools that write.
+    annotations: { readOnlyHint: true },
   };
 }
