@@ -13,7 +13,7 @@ import { ensureBuilt } from '../shared/ensure-built.js';
 import { installClients } from './install-clients.js';
 import { printOutcomes } from './print-outcomes.js';
 import { runScenario, type ScenarioOutcome } from './run-scenario.js';
-import { scenariosFor } from './scenarios.js';
+import { logSizes, scenariosFor } from './scenarios.js';
 
 const argv = process.argv.slice(2);
 const filters = argv.filter((arg) => !arg.startsWith('--'));
@@ -30,16 +30,13 @@ try {
   const files = join(work, 'files');
   await mkdir(files);
   // Needles at the start, the middle and the end: which survive shows how a client cuts.
-  const half = logText(15_000_000);
-  await writeFile(
-    join(files, 'big.log'),
-    `NEEDLE-first\n${half}NEEDLE-middle\n${half}NEEDLE-last\nINFO done\n`,
-  );
-  const mid = logText(500_000);
-  await writeFile(
-    join(files, 'mid.log'),
-    `NEEDLE-first\n${mid}NEEDLE-middle\n${mid}NEEDLE-last\nINFO done\n`,
-  );
+  for (const [name, bytes] of Object.entries(logSizes)) {
+    const half = logText(Math.round((bytes - 40) / 2));
+    await writeFile(
+      join(files, `${name}.log`),
+      `NEEDLE-first\n${half}NEEDLE-middle\n${half}NEEDLE-last\nINFO done\n`,
+    );
+  }
   const scenarios = scenariosFor({ clients, files, store: join(work, 'store') }).filter(
     (scenario) =>
       filters.length === 0 ||

@@ -15,6 +15,24 @@ export function handleIdIn(text: string): string | undefined {
   return (handles.find((handle) => handle[2] === 'text') ?? handles[0])?.[1];
 }
 
+/**
+ * The logs the scenarios read, by name: about this many bytes each. server-filesystem sends a
+ * file twice in one message (as structured content and as text), so the message is a little
+ * over twice the file (2.02x): 13.1, 15.1, 16.2 and 24.2 MiB for `m6`, `m7`, `m8` and `m12`.
+ */
+export const logSizes = {
+  k60: 60_000,
+  mid: 1_000_000,
+  m6: 6.5 * 1024 * 1024,
+  m7: 7.5 * 1024 * 1024,
+  m8: 8 * 1024 * 1024,
+  m12: 12 * 1024 * 1024,
+  big: 30_000_000,
+} as const;
+
+/** A log's name. */
+export type LogName = keyof typeof logSizes;
+
 /** Reads `file` with server-filesystem's `read_text_file`. */
 const read = (file: string): ScriptStep => ({
   tool: 'read_text_file',
@@ -77,8 +95,9 @@ export function scenariosFor(options: {
       join(import.meta.dirname, 'children', 'text-server.ts'),
     ],
   };
-  const big = join(options.files, 'big.log');
-  const mid = join(options.files, 'mid.log');
+  const log = (name: LogName) => join(options.files, `${name}.log`);
+  const big = log('big');
+  const mid = log('mid');
   const proxied = (client: Scenario['client']): Scenario => ({
     id: `${client}-proxy`,
     client,
@@ -87,12 +106,12 @@ export function scenariosFor(options: {
     steps: [read(big), grepHandle],
     timeoutSeconds: 300,
   });
-  const direct = (client: Scenario['client'], size: 'mid' | 'big'): Scenario => ({
+  const direct = (client: Scenario['client'], size: LogName): Scenario => ({
     id: `${client}-direct-${size}`,
     client,
-    label: `${client} direct, ${size === 'big' ? '30 MB' : '1 MB'}`,
+    label: `${client} direct, ${logSizes[size].toLocaleString('en-US')} bytes`,
     server: filesystem,
-    steps: [read(size === 'big' ? big : mid)],
+    steps: [read(log(size))],
     timeoutSeconds: 180,
   });
   const served = (client: Scenario['client']): Scenario => ({
@@ -127,7 +146,12 @@ export function scenariosFor(options: {
         codexOmits: omitted,
       }),
     ),
+    direct('claude', 'k60'),
     direct('claude', 'mid'),
+    direct('claude', 'm6'),
+    direct('claude', 'm7'),
+    direct('claude', 'm8'),
+    direct('claude', 'm12'),
     direct('claude', 'big'),
     direct('codex', 'mid'),
     direct('codex', 'big'),
