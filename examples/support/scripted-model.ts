@@ -1,6 +1,6 @@
 // A loopback HTTP server that plays the model: the real provider SDK clients talk to it as to
 // the real API (examples run offline with it; specs assert on the bodies the clients sent).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A tool as the model sees it in a request. */
@@ -121,18 +121,34 @@ export async function startScriptedModel(options: {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(wire.format(reply, index, body)));
     } catch (error) {
-      // 400, not 500: SDKs retry a 500, and a failing script should fail the test at once.
-      response.writeHead(400, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: String((error as Error).message) } }));
+      answerScriptFailure(response, error);
     }
   });
+  return { ...(await listenOnLoopback(server)), requests, rejected };
+}
+
+/**
+ * Answers a request the script failed on: 400, not 500, since SDKs and clients retry a 500,
+ * and a failing script should fail the run at once.
+ */
+export function answerScriptFailure(response: ServerResponse, error: unknown): void {
+  response.writeHead(400, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ error: { message: String((error as Error).message) } }));
+}
+
+/** Starts `server` on 127.0.0.1 at a free port; `close` also ends open connections. */
+export async function listenOnLoopback(
+  server: Server,
+): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
-    rejected,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

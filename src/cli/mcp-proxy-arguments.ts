@@ -31,7 +31,7 @@ Options:
                        upstream; an initialize past it is answered 503 (default ${defaultMaxSessions})
   --resource-links auto|always|never
                        a resource_link beside each handle (auto: for clients on MCP 2025-06-18
-                       or later, except Codex, which fails a tool call that carries one)
+                       or later)
 SIZE is bytes, or with K, M or G (KiB, MiB, GiB).
 `;
 

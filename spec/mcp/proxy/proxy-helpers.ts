@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ArtifactStore } from 'spoolforge';
 import {
   McpSpoolProxy,
@@ -94,4 +94,70 @@ export function stdioUpstream(
       spillBytes: 16 * 1024,
       ...options,
     });
+}
+
+/** A JSON-RPC client that speaks to a proxy message by message, as a client binary does. */
+export interface RawProxyClient {
+  proxy: McpSpoolProxy;
+  /** Sends a request and resolves with the message that answers its id. */
+  send(message: JSONRPCMessage & { id: string | number }): Promise<JSONRPCMessage>;
+  notify(method: string): Promise<void>;
+  /** `initialize` on `protocolVersion` as the client `name`, then `notifications/initialized`. */
+  initialize(protocolVersion: string, name: string): Promise<JSONRPCMessage>;
+  /** Calls a tool and resolves with its result. */
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** A raw client of a fresh proxy of the test server (close it with `proxy.close()`). */
+export async function rawProxyClient(): Promise<RawProxyClient> {
+  const proxy = new McpSpoolProxy({
+    upstream: async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpTestServer().connect(serverSide);
+      return clientSide;
+    },
+    store: await ArtifactStore.open(await tempDirectory()),
+    label: 'test server',
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(serverSide);
+  const waiting = new Map<string | number, (message: JSONRPCMessage) => void>();
+  clientSide.onmessage = (message) => {
+    if ('id' in message && message.id !== undefined && !('method' in message)) {
+      waiting.get(message.id)?.(message);
+    }
+  };
+  await clientSide.start();
+  let nextId = 100;
+  const send = (message: JSONRPCMessage & { id: string | number }) =>
+    new Promise<JSONRPCMessage>((resolve) => {
+      waiting.set(message.id, resolve);
+      void clientSide.send(message);
+    });
+  const notify = (method: string) => clientSide.send({ jsonrpc: '2.0', method });
+  return {
+    proxy,
+    send,
+    notify,
+    async initialize(protocolVersion, name) {
+      const answer = await send({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'initialize',
+        params: { protocolVersion, capabilities: {}, clientInfo: { name, version: '1.0.0' } },
+      });
+      await notify('notifications/initialized');
+      return answer;
+    },
+    async call(name, args) {
+      const answer = (await send({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      })) as { result?: CallToolResult };
+      if (!answer.result) throw new Error(`tools/call ${name}: ${JSON.stringify(answer)}`);
+      return answer.result;
+    },
+  };
 }

@@ -87,7 +87,7 @@ describe('the proxy over the streaming stdio leg', () => {
     expect(JSON.stringify(resource).length).toBeLessThan(4_000);
   });
 
-  it('links each stored output for clients that take a link, and not for Codex', async () => {
+  it('links each stored output for clients that take a link, Codex too', async () => {
     const linked = await call('big_text', { megabytes: 1 });
     expect(linked.content.map((part) => part.type)).toEqual(['text', 'resource_link']);
     const codex = await clientNamed('codex-mcp-client');
@@ -96,7 +96,7 @@ describe('the proxy over the streaming stdio leg', () => {
         name: 'big_text',
         arguments: { megabytes: 1 },
       })) as CallToolResult;
-      expect(result.content.map((part) => part.type)).toEqual(['text']);
+      expect(result.content.map((part) => part.type)).toEqual(['text', 'resource_link']);
     } finally {
       await codex.close();
     }

@@ -18,7 +18,7 @@ import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-
 import { artifactTool } from '../../tools/artifact-tool.js';
 import { DispatchContext } from '../../tools/dispatch-context.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import { mcpInputSchema } from '../mcp-input-schema.js';
+import { readOnlyMcpTool } from '../read-only-mcp-tool.js';
 import { ConfinedPaths } from './confined-paths.js';
 import { fileQueryTools, pathArgument } from './file-query-tools.js';
 import { FileTargets } from './file-targets.js';
@@ -93,11 +93,7 @@ export function createFileServer(options: FileServerOptions): Server {
     listTool(targets, limits),
     ...more,
   ]);
-  const definitions: McpTool[] = tools.list().map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: mcpInputSchema(tool.inputSchema),
-  }));
+  const definitions: McpTool[] = tools.list().map(readOnlyMcpTool);
   const server = new Server(
     { name: 'spoolforge', version: options.version ?? '0.0.0' },
     { capabilities: { tools: {} }, instructions: instructions(paths, urls) },

@@ -55,8 +55,7 @@ export interface McpSpoolProxyOptions {
   label?: string;
   /**
    * Whether a spooled result carries a `resource_link` to its artifact beside the handle.
-   * Default `'auto'`: for clients that negotiated MCP 2025-06-18 or later, except Codex, which
-   * fails a whole tool call that carries one.
+   * Default `'auto'`: for clients that negotiated MCP 2025-06-18 or later.
    */
   resourceLinks?: boolean | 'auto';
   /** The values a spilling upstream transport diverted from its messages. */

@@ -122,7 +122,7 @@ export class ProxySession {
         threshold: this.#options.threshold,
         scope: this.#options.scope,
         ttl: this.#options.ttl,
-        resourceLinks: offersResourceLinks(this.#options.resourceLinks, version, clientInfo.name),
+        resourceLinks: offersResourceLinks(this.#options.resourceLinks, version),
         ...(this.#options.kinds ? { kinds: this.#options.kinds } : {}),
         ...(this.#options.spilled ? { spilled: this.#options.spilled } : {}),
       });

@@ -21,7 +21,7 @@ import { artifactTool } from '../../tools/artifact-tool.js';
 import { DispatchContext } from '../../tools/dispatch-context.js';
 import type { Tool } from '../../tools/tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
-import { mcpInputSchema } from '../mcp-input-schema.js';
+import { readOnlyMcpTool } from '../read-only-mcp-tool.js';
 import { OpenArtifacts } from './open-artifacts.js';
 
 /** Options for {@link StoreQueryTools}. */
@@ -73,11 +73,7 @@ export class StoreQueryTools {
       if (!tools.some((tool) => tool.name === listToolName)) tools.push(this.#listTool());
     }
     this.#registry = new ToolRegistry(tools);
-    this.definitions = tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: mcpInputSchema(tool.inputSchema),
-    }));
+    this.definitions = tools.map(readOnlyMcpTool);
   }
 
   /** True for the name of one of these tools. */

@@ -79,12 +79,18 @@ export class UpstreamConnection {
     return this.client();
   }
 
-  /** The connected client, connecting again if the upstream went away. */
+  /**
+   * The connected client, connecting again if the upstream went away. Before the client's
+   * `initialize` there is no identity to connect as: the request fails and nothing is kept, so
+   * a client that probes first (Claude Code sends `server/discover`) still initializes.
+   */
   client(): Promise<Client> {
     if (this.#closed) {
       return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'The proxy is closing'));
     }
-    this.#client ??= this.#connect();
+    const identity = this.#identity;
+    if (!identity) return Promise.reject(new McpError(ErrorCode.InvalidRequest, 'Not initialized'));
+    this.#client ??= this.#connect(identity);
     return this.#client;
   }
 
@@ -126,9 +132,7 @@ export class UpstreamConnection {
     await client?.close();
   }
 
-  async #connect(): Promise<Client> {
-    const identity = this.#identity;
-    if (!identity) throw new McpError(ErrorCode.InvalidRequest, 'Not initialized');
+  async #connect(identity: ClientIdentity): Promise<Client> {
     const wait = this.#retryAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const client = new Client(identity.clientInfo, { capabilities: identity.capabilities });
