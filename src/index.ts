@@ -75,6 +75,7 @@ export {
   ConversationLog,
   type ConversationLogOptions,
 } from './context/conversation-log.js';
+export type { KeepHandle } from './context/working-set.js';
 export type { ConversationLogBackend, LoggedEvent } from './context/conversation-log-backend.js';
 export type {
   CompactionRecord,
@@ -83,6 +84,11 @@ export type {
   ConversationToolCall,
   Summariser,
 } from './context/conversation-message.js';
+export {
+  ConversationPool,
+  type ConversationPoolOptions,
+  type ConversationPoolStats,
+} from './context/conversation-pool.js';
 export {
   JsonlConversationLogBackend,
   type JsonlConversationLogOptions,
@@ -94,6 +100,10 @@ export {
   type ProjectContextOptions,
   projectContext,
 } from './context/project-context.js';
+export type {
+  ConversationOpenOptions,
+  PooledConversation,
+} from './context/revive-conversation.js';
 export {
   type CompactionLimits,
   shouldCompact,
