@@ -75,7 +75,6 @@ export {
   ConversationLog,
   type ConversationLogOptions,
 } from './context/conversation-log.js';
-export type { KeepHandle } from './context/working-set.js';
 export type { ConversationLogBackend, LoggedEvent } from './context/conversation-log-backend.js';
 export type {
   CompactionRecord,
@@ -123,6 +122,7 @@ export {
   type UiToolEventsOptions,
   uiToolEvents,
 } from './context/ui-tool-events.js';
+export type { KeepHandle } from './context/working-set.js';
 
 // Executor: the provider-neutral agent loop and what a tool's return value becomes.
 export type { HandleOptions } from './executor/render-handle.js';
