@@ -11,6 +11,7 @@ import {
   type PooledConversation,
   SpoolforgeError,
 } from 'spoolforge';
+import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { describe, expect, it } from 'vitest';
 import { fetchLogs, nextRequest, scriptedTurn } from '../helpers/pooled-turns.js';
 import { tempDirectory } from '../helpers/temp-files.js';
@@ -63,6 +64,25 @@ describe('ConversationPool', () => {
     });
     expect(grep[0]?.isError).toBe(false);
     expect(grep[0]?.content[0]).toMatchObject({ text: expect.stringContaining('turn=38') });
+  });
+
+  it('a revived session serves the AI SDK tool set: the forged tools query an output stored before', async () => {
+    const store = await openStore();
+    await using pool = new ConversationPool({ store, tools: [fetchLogs] });
+    await pool.use('ai-sdk', (conversation) => scriptedTurn(conversation, 0));
+    await pool.hibernate('ai-sdk');
+    const text = await pool.use('ai-sdk', async ({ session }) => {
+      await using tools = spoolforgeToolSet({ session });
+      const { activeTools } = tools.prepareStep({ stepNumber: 0 });
+      expect(activeTools).toEqual(expect.arrayContaining(['fetch_logs', 'artifact_grep']));
+      const output = await tools.tools.artifact_grep?.execute?.(
+        { callId: 'call_0', pattern: 'request=42 ' },
+        { toolCallId: 'g1', messages: [], context: undefined },
+      );
+      tools.onStepEnd();
+      return JSON.stringify(output);
+    });
+    expect(text).toContain('turn=0 request=42 GET');
   });
 
   it('an output gone from the store is not offered after a revival: its handle names the cache', async () => {
