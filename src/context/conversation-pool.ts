@@ -55,7 +55,7 @@ interface Entry {
  *
  * @example
  * ```ts
- * await using pool = new ConversationPool({ store, tools: [fetchLogs], maxLive: 500 });
+ * await using pool = new ConversationPool({ store, tools: [fetchLog], maxLive: 500 });
  * const reply = await pool.use('ticket-4812', async ({ log, session }) => {
  *   await log.append({ role: 'user', content: 'Why did the build fail?' });
  *   const dispatch = session.dispatch();

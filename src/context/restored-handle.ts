@@ -39,7 +39,7 @@ function queryBy({ ref, toolCallId }: ToolMessage): string {
  *
  * @example
  * ```ts
- * if (namesArtifactTools(message) && message.ref) await store.get(message.ref);
+ * if (message.role === 'tool' && namesArtifactTools(message)) console.log(message.toolCallId);
  * ```
  */
 export function namesArtifactTools(message: ToolMessage): boolean {
