@@ -66,8 +66,10 @@ try {
   const kilobyte = 1000;
   const percentile = (sorted: number[], p: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-  const heapPerLive = report.live.heapBytes / conversations;
-  const rssPerLive = report.live.rssBytes / conversations;
+  // Per conversation: what the second half added with the first half live (the growth from the
+  // baseline divided by all of them also charges them the process's warm-up).
+  const heapPerLive = report.secondHalf.heapBytes / report.secondHalf.conversations;
+  const rssPerLive = report.secondHalf.rssBytes / report.secondHalf.conversations;
   const idleConversations = conversations - report.idle.live;
   const descriptorsPerIdle = report.idle.descriptors / Math.max(1, idleConversations);
   const revival = report.revivalMs.compacted;
@@ -80,8 +82,9 @@ try {
   const loadAfter = loadavg()[0] ?? 0;
   console.table({
     'compacted conversations (compactions)': `${report.compacted} (${report.compactions})`,
-    'heap per live conversation, KB': (heapPerLive / kilobyte).toFixed(0),
-    'RSS per live conversation, KB (× heap)': `${(rssPerLive / kilobyte).toFixed(0)} (${(rssPerLive / heapPerLive).toFixed(2)}×)`,
+    'heap per live conversation, KB (second half)': (heapPerLive / kilobyte).toFixed(0),
+    'RSS per live conversation, KB (× heap; second half)': `${(rssPerLive / kilobyte).toFixed(0)} (${(rssPerLive / heapPerLive).toFixed(2)}×)`,
+    'heap / RSS growth from the baseline ÷ all conversations, KB': `${(report.live.heapBytes / conversations / kilobyte).toFixed(0)} / ${(report.live.rssBytes / conversations / kilobyte).toFixed(0)}`,
     'external + array buffers per live conversation, KB': (
       report.live.externalBytes /
       conversations /
@@ -89,7 +92,9 @@ try {
     ).toFixed(1),
     'descriptors, all live': report.live.descriptors,
     [`descriptors, ${idleConversations} idle + ${report.idle.live} live`]: report.idle.descriptors,
-    'heap per hibernated conversation, bytes': (report.idle.heapBytes / conversations).toFixed(0),
+    [`heap held by the pool, ${idleConversations} hibernated + ${report.idle.live} live, KB`]: (
+      report.idle.heapBytes / kilobyte
+    ).toFixed(0),
     'revival ms, compacted (p50 / p95 / max)': [0.5, 0.95, 1]
       .map((p) => percentile(revival, p).toFixed(2))
       .join(' / '),

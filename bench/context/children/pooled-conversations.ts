@@ -22,6 +22,12 @@ export interface PoolReport {
   compactions: number;
   /** Growth from the baseline (one warm-up conversation played and closed), after a full GC. */
   live: { heapBytes: number; rssBytes: number; externalBytes: number; descriptors: number };
+  /** What the second half of the conversations added (the first half live already). */
+  secondHalf: { conversations: number; heapBytes: number; rssBytes: number };
+  /**
+   * All revived once, then all but 64 hibernated: descriptors and RSS from the baseline, heap
+   * held by the pool (before its `close()` against after).
+   */
   idle: { live: number; heapBytes: number; rssBytes: number; descriptors: number };
   /**
    * Milliseconds to revive a hibernated conversation (`use` with an empty turn), sorted: of
@@ -135,10 +141,18 @@ for (let index = 0; index < 8; index++) await warm.use('warm-up', (each) => turn
 await warm.close();
 const baseline = measure();
 
+// Two halves played one after the other, all live: what the second adds is the cost of its
+// conversations alone (the first already paid for warm code and V8's young generation).
 const pool = new library.ConversationPool({ store, tools: [fetchLogs], maxLive: conversations });
-for (let index = 0; index < turns; index++) {
-  for (const id of ids) await pool.use(id, (each) => turn(each, index));
-}
+const half = Math.floor(conversations / 2);
+const play = async (cohort: string[]) => {
+  for (let index = 0; index < turns; index++) {
+    for (const id of cohort) await pool.use(id, (each) => turn(each, index));
+  }
+};
+await play(ids.slice(0, half));
+const firstHalf = measure();
+await play(ids.slice(half));
 const live = measure();
 await pool.close();
 
@@ -153,6 +167,7 @@ for (const id of ids) {
 const idle = measure();
 const idleLive = idlePool.stats.live;
 await idlePool.close();
+const closed = measure();
 
 const growth = (after: ReturnType<typeof measure>) => ({
   heapBytes: after.heapBytes - baseline.heapBytes,
@@ -166,7 +181,16 @@ const report: PoolReport = {
   compacted: ids.filter((id) => compactedIds.has(id)).length,
   compactions,
   live: growth(live),
-  idle: { live: idleLive, ...growth(idle) },
+  secondHalf: {
+    conversations: conversations - half,
+    heapBytes: live.heapBytes - firstHalf.heapBytes,
+    rssBytes: live.rssBytes - firstHalf.rssBytes,
+  },
+  idle: {
+    live: idleLive,
+    ...growth(idle),
+    heapBytes: idle.heapBytes - closed.heapBytes,
+  },
   revivalMs: {
     compacted: revivalMs.compacted.sort((a, b) => a - b),
     uncompacted: revivalMs.uncompacted.sort((a, b) => a - b),
