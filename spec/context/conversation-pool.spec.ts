@@ -85,6 +85,16 @@ describe('ConversationPool', () => {
     expect(text).toContain('turn=0 request=42 GET');
   });
 
+  it('a pool of a new process offers the stored outputs of a conversation an earlier one recorded', async () => {
+    const store = await openStore();
+    const earlier = new ConversationPool({ store, tools: [fetchLogs] });
+    await earlier.use('restart', (conversation) => scriptedTurn(conversation, 0));
+    const before = await earlier.use('restart', nextRequest);
+    await earlier.close();
+    await using later = new ConversationPool({ store, tools: [fetchLogs] });
+    expect(await later.use('restart', nextRequest)).toBe(before);
+  });
+
   it('an output gone from the store is not offered after a revival: its handle names the cache', async () => {
     const store = await openStore();
     await using pool = new ConversationPool({ store, tools: [fetchLogs] });
