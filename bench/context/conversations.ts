@@ -84,7 +84,19 @@ try {
     'compacted conversations (compactions)': `${report.compacted} (${report.compactions})`,
     'heap per live conversation, KB (second half)': (heapPerLive / kilobyte).toFixed(0),
     'RSS per live conversation, KB (× heap; second half)': `${(rssPerLive / kilobyte).toFixed(0)} (${(rssPerLive / heapPerLive).toFixed(2)}×)`,
+    'V8 heap committed per live conversation, KB (second half)': (
+      report.secondHalf.heapTotalBytes /
+      report.secondHalf.conversations /
+      kilobyte
+    ).toFixed(0),
     'heap / RSS growth from the baseline ÷ all conversations, KB': `${(report.live.heapBytes / conversations / kilobyte).toFixed(0)} / ${(report.live.rssBytes / conversations / kilobyte).toFixed(0)}`,
+    [`heap / committed / RSS growth ÷ all, ${report.settled.afterMs / 1000} s idle later, KB`]: [
+      report.settled.heapBytes,
+      report.settled.heapTotalBytes,
+      report.settled.rssBytes,
+    ]
+      .map((bytes) => (bytes / conversations / kilobyte).toFixed(0))
+      .join(' / '),
     'external + array buffers per live conversation, KB': (
       report.live.externalBytes /
       conversations /

@@ -21,14 +21,29 @@ export interface PoolReport {
   compacted: number;
   compactions: number;
   /** Growth from the baseline (one warm-up conversation played and closed), after a full GC. */
-  live: { heapBytes: number; rssBytes: number; externalBytes: number; descriptors: number };
+  live: {
+    heapBytes: number;
+    heapTotalBytes: number;
+    rssBytes: number;
+    externalBytes: number;
+    descriptors: number;
+  };
+  /** `live` again after the process idled `afterMs` with every conversation live. */
+  settled: PoolReport['live'] & { afterMs: number };
   /** What the second half of the conversations added (the first half live already). */
-  secondHalf: { conversations: number; heapBytes: number; rssBytes: number };
+  secondHalf: {
+    conversations: number;
+    heapBytes: number;
+    /** V8's heap as committed (`heapTotal`): used plus free space it keeps. */
+    heapTotalBytes: number;
+    rssBytes: number;
+  };
   /**
    * All revived once, then all but 64 hibernated: descriptors and RSS from the baseline, heap
    * held by the pool (before its `close()` against after).
    */
   idle: { live: number; heapBytes: number; rssBytes: number; descriptors: number };
+
   /**
    * Milliseconds to revive a hibernated conversation (`use` with an empty turn), sorted: of
    * those compacted at least once, and of the others (whose whole log is the working set).
@@ -57,6 +72,7 @@ type PooledConversation = import('../../../src/index.js').PooledConversation;
 const conversations = Number(conversationsArgument);
 const turns = Number(turnsArgument);
 const collect = (globalThis as { gc?: () => void }).gc;
+const idleSettleMs = 15_000;
 const projection = {
   contextBudgetTokens: Number(budget),
   instructions: 'You are an on-call assistant.',
@@ -126,6 +142,7 @@ function measure() {
   const usage = process.memoryUsage();
   return {
     heapBytes: usage.heapUsed,
+    heapTotalBytes: usage.heapTotal,
     rssBytes: usage.rss,
     externalBytes: usage.external + usage.arrayBuffers,
     descriptors: readdirSync('/proc/self/fd').length,
@@ -154,6 +171,9 @@ await play(ids.slice(0, half));
 const firstHalf = measure();
 await play(ids.slice(half));
 const live = measure();
+// V8 keeps the pages a GC freed committed until its memory reducer runs on an idle process.
+await new Promise((resolve) => setTimeout(resolve, idleSettleMs));
+const settled = measure();
 await pool.close();
 
 const idlePool = new library.ConversationPool({ store, tools: [fetchLogs], maxLive: 64 });
@@ -171,6 +191,7 @@ const closed = measure();
 
 const growth = (after: ReturnType<typeof measure>) => ({
   heapBytes: after.heapBytes - baseline.heapBytes,
+  heapTotalBytes: after.heapTotalBytes - baseline.heapTotalBytes,
   rssBytes: after.rssBytes - baseline.rssBytes,
   externalBytes: after.externalBytes - baseline.externalBytes,
   descriptors: after.descriptors - baseline.descriptors,
@@ -181,9 +202,11 @@ const report: PoolReport = {
   compacted: ids.filter((id) => compactedIds.has(id)).length,
   compactions,
   live: growth(live),
+  settled: { ...growth(settled), afterMs: idleSettleMs },
   secondHalf: {
     conversations: conversations - half,
     heapBytes: live.heapBytes - firstHalf.heapBytes,
+    heapTotalBytes: live.heapTotalBytes - firstHalf.heapTotalBytes,
     rssBytes: live.rssBytes - firstHalf.rssBytes,
   },
   idle: {
