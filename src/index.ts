@@ -91,6 +91,11 @@ export type {
   Summariser,
 } from './context/conversation-message.js';
 export {
+  ConversationPool,
+  type ConversationPoolOptions,
+  type ConversationPoolStats,
+} from './context/conversation-pool.js';
+export {
   JsonlConversationLogBackend,
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
@@ -101,6 +106,10 @@ export {
   type ProjectContextOptions,
   projectContext,
 } from './context/project-context.js';
+export type {
+  ConversationOpenOptions,
+  PooledConversation,
+} from './context/revive-conversation.js';
 export {
   type CompactionLimits,
   shouldCompact,
@@ -125,6 +134,7 @@ export {
   type UiToolEventsOptions,
   uiToolEvents,
 } from './context/ui-tool-events.js';
+export type { KeepHandle } from './context/working-set.js';
 
 // Executor: the provider-neutral agent loop and what a tool's return value becomes.
 export type { HandleOptions } from './executor/render-handle.js';

@@ -18,7 +18,7 @@ import {
 } from './read-conversation-page.js';
 import { summaryMessage } from './summary-reply.js';
 import { toolOutcomeMessages } from './tool-outcome-messages.js';
-import { readWorkingSet, type WorkingSet } from './working-set.js';
+import { type KeepHandle, readWorkingSet, type WorkingSet } from './working-set.js';
 
 /**
  * Options for {@link ConversationLog.open}: where the log lives, and which conversation.
@@ -46,6 +46,13 @@ export interface ConversationLogOptions {
   maxResultBytes?: number;
   /** Epoch milliseconds for event times. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Asked, in log order, of each tool message of the working set whose handle names the
+   * `artifact_*` tools and its call id: resolve true when the session that goes on offers that
+   * call again (a `ConversationPool` reviving a conversation), and the handle stays as recorded.
+   * Without it, or false, the handle names `tool_output_cache` and the stored ref.
+   */
+  keepHandle?: KeepHandle;
   signal?: AbortSignal;
 }
 
@@ -133,7 +140,10 @@ export class ConversationLog {
       (await JsonlConversationLogBackend.inStore(options.store, conversationId, options.sync));
     let workingSet: WorkingSet;
     try {
-      workingSet = await readWorkingSet(backend, options.signal ? { signal: options.signal } : {});
+      workingSet = await readWorkingSet(backend, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.keepHandle ? { keepHandle: options.keepHandle } : {}),
+      });
     } catch (error) {
       // A backend this call opened is this call's to close; a caller's stays theirs.
       if (!options.backend) await backend.close?.().catch(() => undefined);

@@ -19,9 +19,7 @@ const queryLine = /^Query it with .*\(callId "(.*)"\).*$/m;
  * ```
  */
 export function restoredHandle(message: ConversationMessage): ConversationMessage {
-  if (message.role !== 'tool') return message;
-  const match = queryLine.exec(message.content);
-  if (match?.[1] !== message.toolCallId) return message;
+  if (message.role !== 'tool' || !namesArtifactTools(message)) return message;
   return { ...message, content: message.content.replace(queryLine, () => queryBy(message)) };
 }
 
@@ -33,4 +31,17 @@ function queryBy({ ref, toolCallId }: ToolMessage): string {
     `Query it with ${continueWith('tool_output_cache', { ref })} (start, end or last) or ` +
     `${continueWith('tool_output_cache_grep', { ref })} (pattern, …): ${restart}.`
   );
+}
+
+/**
+ * Whether a tool message is a handle naming the `artifact_*` tools and its own call id: the
+ * output can be offered again by a session holding that call.
+ *
+ * @example
+ * ```ts
+ * if (message.role === 'tool' && namesArtifactTools(message)) console.log(message.toolCallId);
+ * ```
+ */
+export function namesArtifactTools(message: ToolMessage): boolean {
+  return queryLine.exec(message.content)?.[1] === message.toolCallId;
 }

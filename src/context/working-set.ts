@@ -1,6 +1,19 @@
 import type { ConversationLogBackend } from './conversation-log-backend.js';
-import type { CompactionRecord, ConversationEvent } from './conversation-message.js';
-import { restoredHandle } from './restored-handle.js';
+import type {
+  CompactionRecord,
+  ConversationEvent,
+  ConversationMessage,
+} from './conversation-message.js';
+import { namesArtifactTools, restoredHandle } from './restored-handle.js';
+
+/**
+ * Whether a tool message recorded by an earlier open keeps its handle, which names the
+ * `artifact_*` tools and its call id: true when a session offers that call again.
+ */
+export type KeepHandle = (
+  message: Extract<ConversationMessage, { role: 'tool' }>,
+  options: { signal?: AbortSignal },
+) => Promise<boolean>;
 
 /**
  * What a conversation's log holds for the next request: the latest compaction, the message
@@ -16,7 +29,8 @@ export interface WorkingSet {
  * Reads `backend` backwards from its end to the latest compaction's `keptFrom`, and no further:
  * the events a compaction left behind are not read. The handles of tool outputs recorded there
  * name `tool_output_cache` and the stored ref, since only the session that ran a call offered
- * the `artifact_*` tools that reach it.
+ * the `artifact_*` tools that reach it, unless `keepHandle` says a session offers the call again
+ * (asked in log order).
  *
  * @example
  * ```ts
@@ -25,24 +39,28 @@ export interface WorkingSet {
  */
 export async function readWorkingSet(
   backend: ConversationLogBackend,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; keepHandle?: KeepHandle } = {},
 ): Promise<WorkingSet> {
+  const { keepHandle, ...read } = options;
   const events: WorkingSet['events'] = [];
   let compaction: CompactionRecord | undefined;
   let nextSeq = 0;
-  for await (const { event } of backend.readBackward(options)) {
+  for await (const { event } of backend.readBackward(read)) {
     nextSeq = Math.max(nextSeq, event.seq + 1);
     if (compaction && event.seq < compaction.keptFrom) break;
     if (event.type === 'message') events.push(event);
     else compaction ??= event.compaction;
   }
-  return {
-    compaction,
-    // Read newest first; events a compaction left behind are not in the working set.
-    events: events
-      .reverse()
-      .filter((event) => event.seq >= (compaction?.keptFrom ?? 0))
-      .map((event) => ({ ...event, message: restoredHandle(event.message) })),
-    nextSeq,
-  };
+  // Read newest first; events a compaction left behind are not in the working set.
+  const working = events.reverse().filter((event) => event.seq >= (compaction?.keptFrom ?? 0));
+  for (const [index, event] of working.entries()) {
+    const { message } = event;
+    const kept =
+      keepHandle !== undefined &&
+      message.role === 'tool' &&
+      namesArtifactTools(message) &&
+      (await keepHandle(message, read));
+    if (!kept) working[index] = { ...event, message: restoredHandle(message) };
+  }
+  return { compaction, events: working, nextSeq };
 }

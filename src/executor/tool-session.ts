@@ -17,6 +17,12 @@ export interface ToolSessionOptions extends Omit<ExecuteOptions, 'signal'>, Forg
   /** The agent's own tools. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of every input type
   tools?: Iterable<Tool<any>> | ToolRegistry;
+  /**
+   * Calls of an earlier session to hold from the start, as if run in this one: their spooled
+   * outputs are offered as `callId`s and closed with the session (a conversation revived from
+   * its log, as `ConversationPool` does).
+   */
+  calls?: Iterable<ToolCall<ToolCallResults>>;
 }
 
 /**
@@ -50,7 +56,9 @@ export class ToolSession {
     this.registry =
       options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
     this.kinds = options.kinds ?? options.store?.kinds ?? defaultArtifactKinds;
-    this.#options = { ...options, kinds: this.kinds };
+    const { calls, ...rest } = options;
+    this.#options = { ...rest, kinds: this.kinds };
+    this.#toolCalls.push(...(calls ?? []));
     for (const tool of this.registry.list()) {
       if (tool.kind !== undefined && !this.kinds.get(tool.kind)) {
         throw new SpoolforgeError(
