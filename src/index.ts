@@ -88,6 +88,14 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
+export type {
+  MessageFormat,
+  ModelCallContext,
+  ModelCallInput,
+  ModelCallRecord,
+  StoredModelCall,
+} from './context/model-call.js';
+export { ModelCalls } from './context/model-calls.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
@@ -98,6 +106,7 @@ export {
   type CompactionLimits,
   shouldCompact,
   type TokenUsage,
+  totalTokens,
 } from './context/should-compact.js';
 export {
   type ConversationSummary,

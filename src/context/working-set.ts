@@ -8,6 +8,8 @@ import { restoredHandle } from './restored-handle.js';
  */
 export interface WorkingSet {
   compaction: CompactionRecord | undefined;
+  /** The seq of the latest compaction's event. */
+  compactionSeq: number | undefined;
   events: Extract<ConversationEvent, { type: 'message' }>[];
   nextSeq: number;
 }
@@ -29,15 +31,20 @@ export async function readWorkingSet(
 ): Promise<WorkingSet> {
   const events: WorkingSet['events'] = [];
   let compaction: CompactionRecord | undefined;
+  let compactionSeq: number | undefined;
   let nextSeq = 0;
   for await (const { event } of backend.readBackward(options)) {
     nextSeq = Math.max(nextSeq, event.seq + 1);
     if (compaction && event.seq < compaction.keptFrom) break;
     if (event.type === 'message') events.push(event);
-    else compaction ??= event.compaction;
+    else if (!compaction) {
+      compaction = event.compaction;
+      compactionSeq = event.seq;
+    }
   }
   return {
     compaction,
+    compactionSeq,
     // Read newest first; events a compaction left behind are not in the working set.
     events: events
       .reverse()
