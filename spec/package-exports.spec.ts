@@ -48,11 +48,13 @@ describe('the export lists of the built package', () => {
       'pairToolCalls',
       'parseSummaryReply',
       'projectContext',
+      'releaseCompactedOutputs',
       'shouldCompact',
       'spool',
       'summaryMessage',
       'summaryRequest',
       'toolOutputCacheTools',
+      'totalTokens',
       'uiToolEvents',
       'wrapResult',
       'wrapValue',
@@ -121,11 +123,13 @@ describe('the export lists of the built package', () => {
   it('spoolforge/openai', () => {
     expect(runTimeExports('spoolforge/openai')).toEqual([
       'OpenAIToolSession',
+      'chatCompletionsFormat',
       'fromChatCompletionsMessage',
       'fromChatCompletionsToolCalls',
       'fromResponsesOutput',
       'fromResponsesOutputItems',
       'openAISummariser',
+      'responsesFormat',
       'toChatCompletionsMessages',
       'toChatCompletionsToolMessages',
       'toChatCompletionsTools',
@@ -141,6 +145,7 @@ describe('the export lists of the built package', () => {
   it('spoolforge/anthropic', () => {
     expect(runTimeExports('spoolforge/anthropic')).toEqual([
       'AnthropicToolSession',
+      'anthropicMessagesFormat',
       'anthropicSummariser',
       'defaultMaxImageBytes',
       'fromAnthropicContent',
@@ -154,6 +159,8 @@ describe('the export lists of the built package', () => {
 
   it('spoolforge/ai-sdk', () => {
     expect(runTimeExports('spoolforge/ai-sdk')).toEqual([
+      'aiSdkToolDeclarations',
+      'modelMessagesFormat',
       'spoolforgeToolSet',
       'toModelMessages',
       'toToolModelOutput',

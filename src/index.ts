@@ -95,13 +95,14 @@ export type {
   ModelCallRecord,
   StoredModelCall,
 } from './context/model-call.js';
-export { ModelCalls } from './context/model-calls.js';
+export type { ModelCalls } from './context/model-calls.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
   type ProjectContextOptions,
   projectContext,
 } from './context/project-context.js';
+export { releaseCompactedOutputs } from './context/release-compacted-outputs.js';
 export {
   type CompactionLimits,
   shouldCompact,

@@ -2,8 +2,11 @@
 // type that became `any`, say) is a compile error; at run time each test only runs its code.
 import { type GenerateTextResult, tool } from 'ai';
 import {
+  ConversationLog,
   defineTool,
   Media,
+  MemoryConversationLogBackend,
+  type ModelCallRecord,
   SpooledArtifact,
   type Tool,
   type ToolCall,
@@ -12,6 +15,7 @@ import {
   ToolSession,
 } from 'spoolforge';
 import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { chatCompletionsFormat } from 'spoolforge/openai';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
@@ -71,5 +75,30 @@ describe('public types', () => {
     type MixedToolResult = Static<MixedResult['toolResults'][number]>;
     expectTypeOf<MixedToolResult['output']>().not.toBeAny();
     expectTypeOf<MixedToolResult['input']>().not.toBeAny();
+  });
+
+  it("a model call's format options are typed by its format", async () => {
+    await using log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+    const projection = { messages: [], trimmed: [] };
+    const request = { model: 'm', messages: [{ role: 'system', content: 'Be brief.' }] };
+    const recording = log.modelCalls.record({
+      projection,
+      request,
+      format: chatCompletionsFormat,
+      formatOptions: { instructions: 'Be brief.' },
+      startedAt: 0,
+    });
+    expectTypeOf(recording).resolves.toEqualTypeOf<ModelCallRecord>();
+    await recording;
+    const wrong = () =>
+      log.modelCalls.record({
+        projection,
+        request,
+        format: chatCompletionsFormat,
+        // @ts-expect-error Chat Completions takes instructions, not a system option.
+        formatOptions: { system: 'Be brief.' },
+        startedAt: 0,
+      });
+    expectTypeOf(wrong).returns.resolves.toEqualTypeOf<ModelCallRecord>();
   });
 });

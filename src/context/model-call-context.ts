@@ -20,7 +20,7 @@ type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
  *
  * @example
  * ```ts
- * const messages = contextMessages(compaction, events, record.context);
+ * const messages = contextMessages(log.compaction, log.events, { restored: 0 });
  * ```
  */
 export function contextMessages(
@@ -52,7 +52,7 @@ export function contextMessages(
  *
  * @example
  * ```ts
- * const seqs = trimmedSeqs(log.events, projection.trimmed);
+ * const seqs = trimmedSeqs(log.events, ['a1b2']);
  * ```
  */
 export function trimmedSeqs(events: readonly MessageEvent[], refs: readonly string[]): number[] {

@@ -42,7 +42,7 @@ export class KnownValues {
  *
  * @example
  * ```ts
- * const { skeleton, values } = internValues(request, known);
+ * const { skeleton, values } = internValues({ model: 'm', messages: [] }, new KnownValues(), 'messages');
  * ```
  */
 export function internValues(
@@ -112,8 +112,11 @@ export function referencedHashes(node: unknown, into = new Set<string>()): Set<s
   else if (node !== null && typeof node === 'object') {
     const record = node as Record<string, unknown>;
     const keys = Object.keys(record);
-    if (keys.length === 1 && keys[0] === '$v') into.add(record.$v as string);
-    else for (const child of Object.values(record)) referencedHashes(child, into);
+    const only = keys.length === 1 ? keys[0] : undefined;
+    if (only === '$v') into.add(record.$v as string);
+    // An escaped object of the request: its own keys are not placeholders.
+    const object = only === '$' ? (record.$ as Record<string, unknown>) : record;
+    if (only !== '$v') for (const child of Object.values(object)) referencedHashes(child, into);
   }
   return into;
 }

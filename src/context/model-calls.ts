@@ -31,10 +31,13 @@ export interface ModelCallLogState {
  *
  * @example
  * ```ts
+ * const projection = await projectContext(log.history(), { contextWindow: 128_000 });
+ * const body = { model, messages: toChatCompletionsMessages(projection.messages, { instructions }) };
  * const startedAt = Date.now();
- * const completion = await client.chat.completions.create(request);
- * await log.modelCalls.record({ projection, request, format: chatCompletionsFormat, formatOptions: { instructions }, startedAt, usage: usageOfChatCompletion(completion) });
- * const sent = await log.modelCalls.request(0, { formats: [chatCompletionsFormat] });
+ * const completion = await client.chat.completions.create(body);
+ * const usage = usageOfChatCompletion(completion);
+ * await log.modelCalls.record({ projection, request: body, format: chatCompletionsFormat, formatOptions: { instructions }, startedAt, usage });
+ * const sent = await log.modelCalls.request(0, { formats: [chatCompletionsFormat] }); // the bytes of body
  * ```
  */
 export class ModelCalls {

@@ -20,6 +20,7 @@ const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema');
  *   (a zod schema: wrap it with `jsonSchema()` or `zodSchema()`).
  * @example
  * ```ts
+ * const spoolforge = spoolforgeToolSet({ tools: [runBuild] });
  * const { activeTools } = spoolforge.prepareStep({ stepNumber: 0 });
  * const tools = await aiSdkToolDeclarations(spoolforge.tools, activeTools);
  * ```

@@ -8,8 +8,14 @@ import { toModelMessages } from './model-messages.js';
  *
  * @example
  * ```ts
- * const request = { model: 'gpt-4o-mini', instructions, messages: toModelMessages(projection.messages), tools: aiSdkToolDeclarations(tools) };
- * await log.modelCalls.record({ projection, request, format: modelMessagesFormat, startedAt });
+ * const spoolforge = spoolforgeToolSet({ tools: [runBuild] });
+ * const projection = await projectContext(log.history(), { contextWindow: 128_000, instructions });
+ * const messages = toModelMessages(projection.messages);
+ * const startedAt = Date.now();
+ * await generateText({ model, instructions, messages, tools: spoolforge.tools });
+ * const declared = await aiSdkToolDeclarations(spoolforge.tools);
+ * const body = { model: 'gpt-4o-mini', instructions, messages, tools: declared };
+ * await log.modelCalls.record({ projection, request: body, format: modelMessagesFormat, startedAt });
  * ```
  */
 export const modelMessagesFormat: MessageFormat<{ instructions?: string } | undefined> = {

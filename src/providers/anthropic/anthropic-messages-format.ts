@@ -7,8 +7,11 @@ import { toAnthropicMessages } from './anthropic-messages.js';
  *
  * @example
  * ```ts
- * const request = { model, max_tokens: 4096, system, messages: toAnthropicMessages(projection.messages), tools };
- * await log.modelCalls.record({ projection, request, format: anthropicMessagesFormat, startedAt });
+ * const projection = await projectContext(log.history(), { contextWindow: 200_000, instructions });
+ * const body = { model, max_tokens: 4096, system: instructions, messages: toAnthropicMessages(projection.messages) };
+ * const startedAt = Date.now();
+ * await client.messages.create(body);
+ * await log.modelCalls.record({ projection, request: body, format: anthropicMessagesFormat, startedAt });
  * ```
  */
 export const anthropicMessagesFormat: MessageFormat<undefined> = {

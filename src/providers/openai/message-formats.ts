@@ -8,8 +8,11 @@ import { toResponsesInput } from './responses-input.js';
  *
  * @example
  * ```ts
- * const request = { model, messages: toChatCompletionsMessages(projection.messages, { instructions }), tools };
- * await log.modelCalls.record({ projection, request, format: chatCompletionsFormat, formatOptions: { instructions }, startedAt });
+ * const projection = await projectContext(log.history(), { contextWindow: 128_000, instructions });
+ * const body = { model, messages: toChatCompletionsMessages(projection.messages, { instructions }) };
+ * const startedAt = Date.now();
+ * await client.chat.completions.create(body);
+ * await log.modelCalls.record({ projection, request: body, format: chatCompletionsFormat, formatOptions: { instructions }, startedAt });
  * ```
  */
 export const chatCompletionsFormat: MessageFormat<{ instructions?: string } | undefined> = {
@@ -24,8 +27,11 @@ export const chatCompletionsFormat: MessageFormat<{ instructions?: string } | un
  *
  * @example
  * ```ts
- * const request = { model, instructions, input: toResponsesInput(projection.messages), tools };
- * await log.modelCalls.record({ projection, request, format: responsesFormat, startedAt });
+ * const projection = await projectContext(log.history(), { contextWindow: 400_000, instructions });
+ * const body = { model, instructions, input: toResponsesInput(projection.messages) };
+ * const startedAt = Date.now();
+ * await client.responses.create(body);
+ * await log.modelCalls.record({ projection, request: body, format: responsesFormat, startedAt });
  * ```
  */
 export const responsesFormat: MessageFormat<undefined> = {
