@@ -35,7 +35,7 @@ export function contextMessages(
     return message;
   });
   if (compaction) history.unshift(summaryMessage(compaction));
-  const trimmed = new Set(context.trimmed ?? []);
+  const trimmed = new Set(seqsOfRuns(context.trimmed ?? []));
   const limits: ResultLimits = context.limits ?? {};
   return pairToolCalls(history, { unanswered: 'interrupted' }).map((message) => {
     const view = messageView(message, limits);
@@ -68,4 +68,32 @@ export function trimmedSeqs(events: readonly MessageEvent[], refs: readonly stri
     seqs.push(seq);
   }
   return seqs;
+}
+
+/**
+ * Ascending seqs as runs `[first, step, count]`, each as long as it goes.
+ *
+ * @example
+ * ```ts
+ * runsOfSeqs([2, 6, 10, 11]); // [[2, 4, 3], [11, 1, 1]]
+ * ```
+ */
+export function runsOfSeqs(seqs: readonly number[]): [number, number, number][] {
+  const runs: [number, number, number][] = [];
+  for (let index = 0; index < seqs.length; ) {
+    const first = seqs[index] as number;
+    const step = index + 1 < seqs.length ? (seqs[index + 1] as number) - first : 1;
+    let count = 1;
+    while (index + count < seqs.length && seqs[index + count] === first + step * count) count++;
+    runs.push([first, step, count]);
+    index += count;
+  }
+  return runs;
+}
+
+/** The seqs of runs made by {@link runsOfSeqs}. */
+function seqsOfRuns(runs: readonly [number, number, number][]): number[] {
+  return runs.flatMap(([first, step, count]) =>
+    Array.from({ length: count }, (_, index) => first + step * index),
+  );
 }

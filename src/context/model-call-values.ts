@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 /** Values whose JSON is at least this long are stored once and referenced by hash. */
-const internBytes = 128;
+const internBytes = 48;
 /** Hashes a log remembers having written; one forgotten is written again, never lost. */
 const maxKnown = 4096;
 

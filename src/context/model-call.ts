@@ -42,8 +42,12 @@ export interface ModelCallContext {
    * `tool_output_cache` (see `restoredHandle`); 0 for a log opened empty.
    */
   restored: number;
-  /** The seqs of the tool messages shown as `[tool output trimmed; ref=…]`, ascending. */
-  trimmed?: number[];
+  /**
+   * The seqs of the tool messages shown as `[tool output trimmed; ref=…]`, as runs `[first,
+   * step, count]` (`[[2, 4, 3]]` is 2, 6, 10): a turn's outputs come every few events, so a
+   * long trimmed past is a run or two.
+   */
+  trimmed?: [number, number, number][];
   /** The projection's limits, when not the defaults. */
   limits?: ResultLimits;
 }

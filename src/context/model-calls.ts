@@ -8,7 +8,7 @@ import type {
   ModelCallRecord,
   StoredModelCall,
 } from './model-call.js';
-import { contextMessages, trimmedSeqs } from './model-call-context.js';
+import { contextMessages, runsOfSeqs, trimmedSeqs } from './model-call-context.js';
 import { internValues, KnownValues, referencedHashes, restoreValues } from './model-call-values.js';
 
 type MessageEvent = Extract<ConversationEvent, { type: 'message' }>;
@@ -72,7 +72,7 @@ export class ModelCalls {
       restored: state.restored,
     };
     const trimmed = trimmedSeqs(state.events, input.projection.trimmed);
-    if (trimmed.length > 0) context.trimmed = trimmed;
+    if (trimmed.length > 0) context.trimmed = runsOfSeqs(trimmed);
     if (input.limits && Object.keys(input.limits).length > 0) context.limits = input.limits;
     const rendered = input.format.render(
       contextMessages(state.compaction?.record, state.events, context),
