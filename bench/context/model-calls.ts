@@ -78,7 +78,10 @@ function toolsFor(callIds: string[]) {
       parameters: {
         type: 'object',
         properties: {
-          callId: { type: 'string', enum: callIds.slice(-8) },
+          callId:
+            values.tools === 'stable'
+              ? { type: 'string' }
+              : { type: 'string', enum: callIds.slice(-8) },
           pattern: { type: 'string' },
         },
         required: ['callId', 'pattern'],
@@ -195,5 +198,6 @@ try {
     `${JSON.stringify(report, null, 2)}\n`,
   );
 } finally {
-  await rm(directory, { recursive: true, force: true });
+  if (process.env.KEEP_BENCH) console.log(directory);
+  else await rm(directory, { recursive: true, force: true });
 }

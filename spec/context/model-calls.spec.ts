@@ -5,6 +5,7 @@ import {
   ConversationLog,
   type ConversationLogBackend,
   MemoryConversationLogBackend,
+  projectContext,
 } from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { instructions, plainFormat, readBack, recordTurns } from '../helpers/model-call-turns.js';
@@ -41,6 +42,42 @@ describe('ConversationLog.modelCalls', () => {
     expect(record?.context.trimmed?.length).toBeGreaterThan(0);
     expect(record?.context.restored).toBe(24); // the 6 turns before the restart, 4 events each
     await log.close();
+  });
+
+  it('reads back messages of every shape: empty, CRLF, a lone surrogate, a huge minified line cut by the projection', async () => {
+    const store = await ArtifactStore.open(join(await tempDirectory(), 'store'));
+    await using log = await ConversationLog.open({ store, conversationId: 'shapes' });
+    const minified = JSON.stringify(Array.from({ length: 40_000 }, (_, index) => ({ index })));
+    await log.append(
+      { role: 'user', content: '' },
+      { role: 'assistant', content: 'line one\r\nline two\r\n' },
+      { role: 'user', content: `half a pair: \ud83d, then ${'é'.repeat(10)}` },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'dump', arguments: 'not json {' }],
+      },
+      { role: 'tool', toolCallId: 'c1', toolName: 'dump', content: minified, isError: true },
+      { role: 'user', content: minified }, // over maxResultBytes: stored, recorded bounded
+    );
+    const projection = await projectContext(log.history(), { contextBudgetTokens: 60_000 });
+    const request = {
+      model: 'm',
+      messages: plainFormat.render(projection.messages, { instructions }),
+    };
+    await log.modelCalls.record({
+      projection,
+      request,
+      format: plainFormat,
+      formatOptions: { instructions },
+      startedAt: Date.now(),
+    });
+    await log.close();
+    const reopened = await ConversationLog.open({ store, conversationId: 'shapes' });
+    const read = await reopened.modelCalls.request(0, { formats: [plainFormat] });
+    expect(JSON.stringify(read)).toBe(JSON.stringify(request));
+    expect(JSON.stringify(read).length).toBeLessThan(120_000);
+    await reopened.close();
   });
 
   it('keeps the projection limits of a call', async () => {

@@ -3,6 +3,7 @@
 import { type GenerateTextResult, tool } from 'ai';
 import {
   ConversationLog,
+  compact,
   defineTool,
   Media,
   MemoryConversationLogBackend,
@@ -100,5 +101,16 @@ describe('public types', () => {
         startedAt: 0,
       });
     expectTypeOf(wrong).returns.resolves.toEqualTypeOf<ModelCallRecord>();
+  });
+
+  it('compaction takes directives, not prompts of its own', async () => {
+    const summarise = async () => '<summary>Nothing happened.</summary>';
+    const history = [{ role: 'user' as const, content: 'hi' }];
+    const directives = { summaryDirectives: ['Keep the error codes.'], retainDirectives: ['ids'] };
+    await compact(history, { summarise, ...directives });
+    // @ts-expect-error There is no summaryPrompt: the instruction is fixed, directives extend it.
+    await compact(history, { summarise, summaryPrompt: 'Summarise.' });
+    // @ts-expect-error There is no retainPrompt either.
+    await compact(history, { summarise, retainPrompt: 'Keep ids.' });
   });
 });

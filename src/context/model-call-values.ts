@@ -51,9 +51,11 @@ export function internValues(
   messagesKey?: string,
 ): { skeleton: unknown; values: Record<string, unknown> } {
   const values: Record<string, unknown> = {};
-  // As JSON has it (toJSON called, undefined dropped): what the request's bytes are made of.
-  const json: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
   const messages = { $m: 1 };
+  // The messages are not copied: replaced in place (the key keeps its position) before the
+  // rest is taken as JSON has it (toJSON called, undefined dropped), as its bytes were made.
+  const shown = messagesKey === undefined ? value : { ...(value as object), [messagesKey]: 0 };
+  const json: unknown = shown === undefined ? undefined : JSON.parse(JSON.stringify(shown));
   if (messagesKey !== undefined) (json as Record<string, unknown>)[messagesKey] = messages;
   const intern = (node: unknown): unknown => {
     if (node === messages) return messages;
