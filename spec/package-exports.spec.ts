@@ -54,12 +54,14 @@ describe('the export lists of the built package', () => {
       'pairToolCalls',
       'parseSummaryReply',
       'projectContext',
+      'releaseCompactedOutputs',
       'shouldCompact',
       'spool',
       'streamToolEvents',
       'summaryMessage',
       'summaryRequest',
       'toolOutputCacheTools',
+      'totalTokens',
       'uiToolEvents',
       'withUiParts',
       'wrapResult',
@@ -130,11 +132,13 @@ describe('the export lists of the built package', () => {
   it('spoolforge/openai', () => {
     expect(runTimeExports('spoolforge/openai')).toEqual([
       'OpenAIToolSession',
+      'chatCompletionsFormat',
       'fromChatCompletionsMessage',
       'fromChatCompletionsToolCalls',
       'fromResponsesOutput',
       'fromResponsesOutputItems',
       'openAISummariser',
+      'responsesFormat',
       'toChatCompletionsMessages',
       'toChatCompletionsToolMessages',
       'toChatCompletionsTools',
@@ -150,6 +154,7 @@ describe('the export lists of the built package', () => {
   it('spoolforge/anthropic', () => {
     expect(runTimeExports('spoolforge/anthropic')).toEqual([
       'AnthropicToolSession',
+      'anthropicMessagesFormat',
       'anthropicSummariser',
       'defaultMaxImageBytes',
       'fromAnthropicContent',
@@ -163,6 +168,8 @@ describe('the export lists of the built package', () => {
 
   it('spoolforge/ai-sdk', () => {
     expect(runTimeExports('spoolforge/ai-sdk')).toEqual([
+      'aiSdkToolDeclarations',
+      'modelMessagesFormat',
       'spoolforgeToolSet',
       'toModelMessages',
       'toToolModelOutput',

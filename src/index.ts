@@ -100,12 +100,21 @@ export {
   type JsonlConversationLogOptions,
 } from './context/jsonl-conversation-log-backend.js';
 export { MemoryConversationLogBackend } from './context/memory-conversation-log-backend.js';
+export type {
+  MessageFormat,
+  ModelCallContext,
+  ModelCallInput,
+  ModelCallRecord,
+  StoredModelCall,
+} from './context/model-call.js';
+export type { ModelCalls } from './context/model-calls.js';
 export { type PairToolCallsOptions, pairToolCalls } from './context/pair-tool-calls.js';
 export {
   type ContextProjection,
   type ProjectContextOptions,
   projectContext,
 } from './context/project-context.js';
+export { releaseCompactedOutputs } from './context/release-compacted-outputs.js';
 export type {
   ConversationOpenOptions,
   PooledConversation,
@@ -114,6 +123,7 @@ export {
   type CompactionLimits,
   shouldCompact,
   type TokenUsage,
+  totalTokens,
 } from './context/should-compact.js';
 export {
   type StreamToolEventsOptions,

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
-import { type ConversationMessage, compact, type TokenUsage } from 'spoolforge';
+import { type ConversationMessage, compact, type TokenUsage, totalTokens } from 'spoolforge';
 import {
   fromAnthropicMessage,
   toAnthropicMessages,
@@ -337,10 +337,15 @@ describe('usage readers', () => {
     expect(usageOfChatCompletion(chat as ChatCompletion)).toEqual<TokenUsage>({
       inputTokens: 900,
       outputTokens: 40,
+      totalTokens: 940,
     });
     expect(usageOfChatCompletion({})).toEqual({});
     const response = { usage: { input_tokens: 700, output_tokens: 30 } } as Response;
-    expect(usageOfResponse(response)).toEqual({ inputTokens: 700, outputTokens: 30 });
+    expect(usageOfResponse(response)).toEqual({
+      inputTokens: 700,
+      outputTokens: 30,
+      totalTokens: 730,
+    });
     const message = {
       usage: {
         input_tokens: 10,
@@ -354,6 +359,19 @@ describe('usage readers', () => {
       outputTokens: 20,
       cacheCreationInputTokens: 300,
       cacheReadInputTokens: 0,
+      totalTokens: 330,
     });
+  });
+
+  it('totalTokens adds input, cache creation, cache read and output', () => {
+    expect(
+      totalTokens({
+        inputTokens: 1,
+        cacheCreationInputTokens: 20,
+        cacheReadInputTokens: 300,
+        outputTokens: 4_000,
+      }),
+    ).toBe(4_321);
+    expect(totalTokens({})).toBe(0);
   });
 });

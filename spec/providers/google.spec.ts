@@ -192,9 +192,11 @@ describe.each([
       expect(response.text).toMatch(/^Root cause: \d+:ERROR upstream timeout/);
       // The last request's tokens, as the model billed them (the wire bills ~4 bytes a token).
       const billed = Math.ceil(JSON.stringify(bodies[4]).length / 4);
+      const outputTokens = response.usageMetadata?.candidatesTokenCount ?? 0;
       expect(usageOfGeminiResponse(response)).toEqual({
         inputTokens: billed,
-        outputTokens: response.usageMetadata?.candidatesTokenCount,
+        outputTokens,
+        totalTokens: billed + outputTokens,
       });
 
       // Ack pruned the ephemeral forged tools from every dispatch's registry.

@@ -3,8 +3,12 @@
 import { type GenerateTextResult, tool } from 'ai';
 import {
   artifactArgument,
+  ConversationLog,
+  compact,
   defineTool,
   Media,
+  MemoryConversationLogBackend,
+  type ModelCallRecord,
   SpooledArtifact,
   type Tool,
   type ToolCall,
@@ -16,6 +20,7 @@ import {
   withUiParts,
 } from 'spoolforge';
 import { type SpoolforgeToolOutput, spoolforgeToolSet } from 'spoolforge/ai-sdk';
+import { chatCompletionsFormat } from 'spoolforge/openai';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
@@ -104,5 +109,41 @@ describe('public types', () => {
       expectTypeOf(event.result).toEqualTypeOf<string | Uint8Array | SpooledArtifact | Media>();
       expectTypeOf(event.ui).toEqualTypeOf<ToolUiParts | undefined>();
     } else if (event?.type === 'output') expectTypeOf(event.text).toEqualTypeOf<string>();
+  });
+
+  it("a model call's format options are typed by its format", async () => {
+    await using log = await ConversationLog.open({ backend: new MemoryConversationLogBackend() });
+    const projection = { messages: [], trimmed: [] };
+    const request = { model: 'm', messages: [{ role: 'system', content: 'Be brief.' }] };
+    const recording = log.modelCalls.record({
+      projection,
+      request,
+      format: chatCompletionsFormat,
+      formatOptions: { instructions: 'Be brief.' },
+      startedAt: 0,
+    });
+    expectTypeOf(recording).resolves.toEqualTypeOf<ModelCallRecord>();
+    await recording;
+    const wrong = () =>
+      log.modelCalls.record({
+        projection,
+        request,
+        format: chatCompletionsFormat,
+        // @ts-expect-error Chat Completions takes instructions, not a system option.
+        formatOptions: { system: 'Be brief.' },
+        startedAt: 0,
+      });
+    expectTypeOf(wrong).returns.resolves.toEqualTypeOf<ModelCallRecord>();
+  });
+
+  it('compaction takes directives, not prompts of its own', async () => {
+    const summarise = async () => '<summary>Nothing happened.</summary>';
+    const history = [{ role: 'user' as const, content: 'hi' }];
+    const directives = { summaryDirectives: ['Keep the error codes.'], retainDirectives: ['ids'] };
+    await compact(history, { summarise, ...directives });
+    // @ts-expect-error There is no summaryPrompt: the instruction is fixed, directives extend it.
+    await compact(history, { summarise, summaryPrompt: 'Summarise.' });
+    // @ts-expect-error There is no retainPrompt either.
+    await compact(history, { summarise, retainPrompt: 'Keep ids.' });
   });
 });

@@ -1,4 +1,5 @@
 import type { ConversationEvent } from './conversation-message.js';
+import type { StoredModelCall } from './model-call.js';
 
 /**
  * An event read backwards, and the cursor that continues reading before it.
@@ -35,5 +36,15 @@ export interface ConversationLogBackend {
   append(events: readonly ConversationEvent[], options?: { signal?: AbortSignal }): Promise<void>;
   /** The events newest first, starting before `cursor` (default: after the last one). */
   readBackward(options?: { cursor?: string; signal?: AbortSignal }): AsyncIterable<LoggedEvent>;
+  /**
+   * Appends a model call's record beside the events (`ConversationLog.modelCalls`). Records come
+   * numbered one after another; store each whole. A backend without it keeps no model calls.
+   */
+  appendModelCall?(record: StoredModelCall, options?: { signal?: AbortSignal }): Promise<void>;
+  /** The model calls' records newest first, those numbered below `before` (default: all). */
+  readModelCalls?(options?: {
+    before?: number;
+    signal?: AbortSignal;
+  }): AsyncIterable<StoredModelCall>;
   close?(): Promise<void>;
 }

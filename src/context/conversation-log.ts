@@ -11,6 +11,7 @@ import type {
 } from './conversation-message.js';
 import { JsonlConversationLogBackend } from './jsonl-conversation-log-backend.js';
 import { messageView, resolveLimits } from './message-view.js';
+import { ModelCalls } from './model-calls.js';
 import {
   type ConversationPage,
   type ConversationPageOptions,
@@ -82,9 +83,12 @@ export class ConversationLog {
   readonly conversationId: string;
   readonly store: ArtifactStore | undefined;
   readonly backend: ConversationLogBackend;
+  /** The model calls recorded beside the log: what each request carried, its usage and latency. */
+  readonly modelCalls: ModelCalls;
   readonly #now: () => number;
   readonly #maxResultBytes: number;
   #compaction: CompactionRecord | undefined;
+  #compactionSeq: number | undefined;
   #events: MessageEvent[];
   #nextSeq: number;
   /** Writes run one at a time, in call order (see {@link ConversationLog.#write}). */
@@ -97,7 +101,9 @@ export class ConversationLog {
       now: () => number;
       maxResultBytes: number;
       compaction: CompactionRecord | undefined;
+      compactionSeq: number | undefined;
       events: MessageEvent[];
+      keptHandles: number[];
       nextSeq: number;
     },
   ) {
@@ -107,8 +113,24 @@ export class ConversationLog {
     this.#now = init.now;
     this.#maxResultBytes = init.maxResultBytes;
     this.#compaction = init.compaction;
+    this.#compactionSeq = init.compactionSeq;
     this.#events = init.events;
     this.#nextSeq = init.nextSeq;
+    const restored = init.nextSeq;
+    this.modelCalls = new ModelCalls(
+      init.backend,
+      () => ({
+        compaction: this.#compaction && {
+          record: this.#compaction,
+          seq: this.#compactionSeq as number,
+        },
+        events: this.#events,
+        nextSeq: this.#nextSeq,
+        restored,
+        keptHandles: init.keptHandles,
+      }),
+      init.now,
+    );
   }
 
   /**
@@ -221,8 +243,9 @@ export class ConversationLog {
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
     await this.#tracked(() =>
-      this.#write([{ type: 'compaction' as const, compaction: record }], () => {
+      this.#write([{ type: 'compaction' as const, compaction: record }], ([event]) => {
         this.#compaction = record;
+        this.#compactionSeq = event?.seq;
         this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
       }),
     );

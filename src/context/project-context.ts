@@ -49,6 +49,20 @@ export interface ContextProjection {
   overBudget: boolean;
 }
 
+/**
+ * What a trimmed tool output is shown as: `[tool output trimmed; ref=…]`.
+ *
+ * @example
+ * ```ts
+ * trimmedPlaceholder({ role: 'tool', toolCallId: 'c1', toolName: 'grep', content: '…', ref: 'a1' }).content; // '[tool output trimmed; ref=a1]'
+ * ```
+ */
+export function trimmedPlaceholder<Message extends Extract<ConversationMessage, { role: 'tool' }>>(
+  message: Message,
+): Message {
+  return { ...message, content: `[tool output trimmed; ref=${toolOutputRef(message)}]` };
+}
+
 /** Per message object: a log's messages are projected again every turn, unchanged. */
 const viewCache = new WeakMap<object, Map<string, ConversationMessage>>();
 const countCache = new WeakMap<object, Map<string, Promise<number>>>();
@@ -109,14 +123,13 @@ export async function projectContext(
   for (let index = 0; index < latestBatch && tokens > budgetTokens; index++) {
     const message = messages[index];
     if (message?.role !== 'tool') continue;
-    const ref = toolOutputRef(message);
-    const placeholder = { ...message, content: `[tool output trimmed; ref=${ref}]` };
+    const placeholder = trimmedPlaceholder(message);
     const saved = (costs[index] ?? 0) - (await count(placeholder));
     // A short output costs no more than its placeholder: keep it.
     if (saved <= 0) continue;
     tokens -= saved;
     messages[index] = placeholder;
-    trimmed.push(ref);
+    trimmed.push(toolOutputRef(message));
   }
   return { messages, tokens, budgetTokens, trimmed, overBudget: tokens > budgetTokens };
 }

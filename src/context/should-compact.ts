@@ -11,6 +11,33 @@ export interface TokenUsage {
   outputTokens?: number;
   cacheCreationInputTokens?: number;
   cacheReadInputTokens?: number;
+  /**
+   * Input + cache creation + cache read + output: what the next request starts from. The
+   * adapters' `usageOf…` functions fill it in; {@link totalTokens} computes it.
+   */
+  totalTokens?: number;
+}
+
+/**
+ * A usage's total: input + cache creation + cache read + output tokens, missing counts 0.
+ *
+ * @example
+ * ```ts
+ * totalTokens({ inputTokens: 1_000, cacheReadInputTokens: 4_000, outputTokens: 200 }); // 5_200
+ * ```
+ */
+export function totalTokens(usage: TokenUsage): number {
+  return (
+    (usage.inputTokens ?? 0) +
+    (usage.cacheCreationInputTokens ?? 0) +
+    (usage.cacheReadInputTokens ?? 0) +
+    (usage.outputTokens ?? 0)
+  );
+}
+
+/** `usage` with its {@link TokenUsage.totalTokens} filled in. */
+export function withTotalTokens(usage: TokenUsage): TokenUsage {
+  return { ...usage, totalTokens: totalTokens(usage) };
 }
 
 /**
@@ -59,10 +86,5 @@ export function shouldCompact(usage: TokenUsage, limits: CompactionLimits): bool
       `thresholdRatio must be more than 0 and at most 1; got ${thresholdRatio}`,
     );
   }
-  const total =
-    (usage.inputTokens ?? 0) +
-    (usage.cacheCreationInputTokens ?? 0) +
-    (usage.cacheReadInputTokens ?? 0) +
-    (usage.outputTokens ?? 0);
-  return total >= contextLimit * thresholdRatio;
+  return totalTokens(usage) >= contextLimit * thresholdRatio;
 }

@@ -21,6 +21,10 @@ export type KeepHandle = (
  */
 export interface WorkingSet {
   compaction: CompactionRecord | undefined;
+  /** The seq of the latest compaction's event. */
+  compactionSeq: number | undefined;
+  /** The seqs of the tool messages whose handles `keepHandle` kept as recorded, ascending. */
+  keptHandles: number[];
   events: Extract<ConversationEvent, { type: 'message' }>[];
   nextSeq: number;
 }
@@ -44,15 +48,20 @@ export async function readWorkingSet(
   const { keepHandle, ...read } = options;
   const events: WorkingSet['events'] = [];
   let compaction: CompactionRecord | undefined;
+  let compactionSeq: number | undefined;
   let nextSeq = 0;
   for await (const { event } of backend.readBackward(read)) {
     nextSeq = Math.max(nextSeq, event.seq + 1);
     if (compaction && event.seq < compaction.keptFrom) break;
     if (event.type === 'message') events.push(event);
-    else compaction ??= event.compaction;
+    else if (!compaction) {
+      compaction = event.compaction;
+      compactionSeq = event.seq;
+    }
   }
   // Read newest first; events a compaction left behind are not in the working set.
   const working = events.reverse().filter((event) => event.seq >= (compaction?.keptFrom ?? 0));
+  const keptHandles: number[] = [];
   for (const [index, event] of working.entries()) {
     const { message } = event;
     const kept =
@@ -60,7 +69,8 @@ export async function readWorkingSet(
       message.role === 'tool' &&
       namesArtifactTools(message) &&
       (await keepHandle(message, read));
-    if (!kept) working[index] = { ...event, message: restoredHandle(message) };
+    if (kept) keptHandles.push(event.seq);
+    else working[index] = { ...event, message: restoredHandle(message) };
   }
-  return { compaction, events: working, nextSeq };
+  return { compaction, compactionSeq, events: working, keptHandles, nextSeq };
 }

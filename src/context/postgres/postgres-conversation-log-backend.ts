@@ -3,7 +3,8 @@ import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.j
 import { checkConversationId } from '../conversation-id.js';
 import type { ConversationLogBackend, LoggedEvent } from '../conversation-log-backend.js';
 import type { ConversationEvent } from '../conversation-message.js';
-import { ensureEventTable, quotedTableName } from './event-table.js';
+import type { StoredModelCall } from '../model-call.js';
+import { ensureTable, quotedTableName, tableColumns } from './postgres-tables.js';
 
 /**
  * What a lost race for a `seq` fails with: a duplicate key, or under serializable isolation a
@@ -26,7 +27,12 @@ export interface PostgresConversationLogOptions {
    * lowercase letters, digits or `_`. Default `spoolforge_conversation_events`.
    */
   table?: string;
-  /** Create the table on open when it does not exist. Default true. */
+  /**
+   * The table of model calls (`ConversationLog.modelCalls`), named the same way. Default
+   * `spoolforge_model_calls`; created on the first call recorded.
+   */
+  modelCallsTable?: string;
+  /** Create the tables when they do not exist. Default true. */
   createTable?: boolean;
   /** Events per `readBackward` query. Default 256. */
   pageSize?: number;
@@ -53,9 +59,13 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
   readonly conversationId: string;
   /** The table, quoted for SQL. */
   readonly table: string;
+  /** The model calls' table, quoted for SQL. */
+  readonly modelCallsTable: string;
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #pageSize: number;
+  readonly #createTable: boolean;
+  #modelCallsReady: Promise<void> | undefined;
   #closed = false;
   /** Appends run one at a time, in call order: two in flight would conflict with each other. */
   #appending: Promise<void> = Promise.resolve();
@@ -63,12 +73,16 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
   private constructor(init: {
     conversationId: string;
     table: string;
+    modelCallsTable: string;
     pool: pg.Pool;
     ownsPool: boolean;
     pageSize: number;
+    createTable: boolean;
   }) {
     this.conversationId = init.conversationId;
     this.table = init.table;
+    this.modelCallsTable = init.modelCallsTable;
+    this.#createTable = init.createTable;
     this.#pool = init.pool;
     this.#ownsPool = init.ownsPool;
     this.#pageSize = init.pageSize;
@@ -87,6 +101,7 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
   ): Promise<PostgresConversationLogBackend> {
     checkConversationId(options.conversationId);
     const table = quotedTableName(options.table ?? 'spoolforge_conversation_events');
+    const modelCallsTable = quotedTableName(options.modelCallsTable ?? 'spoolforge_model_calls');
     const pageSize = options.pageSize ?? 256;
     if (!(Number.isSafeInteger(pageSize) && pageSize >= 1)) {
       throw new SpoolforgeError('E_INVALID_ARGUMENT', `pageSize must be 1 or more: ${pageSize}`);
@@ -108,12 +123,14 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     const backend = new PostgresConversationLogBackend({
       conversationId: options.conversationId,
       table,
+      modelCallsTable,
       pool,
       ownsPool: options.pool === undefined,
       pageSize,
+      createTable: options.createTable ?? true,
     });
     try {
-      if (options.createTable ?? true) await ensureEventTable(pool, table);
+      if (options.createTable ?? true) await ensureTable(pool, table, tableColumns.events);
       throwIfAborted(options.signal);
     } catch (error) {
       await backend.close().catch(() => undefined);
@@ -160,12 +177,81 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
         'read',
       );
       for (const row of rows) {
-        yield { event: this.#parse(row.event, row.seq), cursor: row.seq };
+        yield {
+          event: this.#parse<ConversationEvent>(row.event, `seq ${row.seq}`),
+          cursor: row.seq,
+        };
       }
       const last = rows.at(-1);
       if (rows.length < this.#pageSize || last === undefined) return;
       before = Number(last.seq);
     }
+  }
+
+  /**
+   * Appends a model call's record: one row keyed by (conversation, call).
+   *
+   * @throws SpoolforgeError `E_CONFLICT` when another writer recorded that call number; `E_IO`.
+   */
+  appendModelCall(record: StoredModelCall, options: { signal?: AbortSignal } = {}) {
+    const appended = this.#appending.then(async () => {
+      this.#throwIfClosed();
+      await this.#modelCallTable();
+      throwIfAborted(options.signal);
+      try {
+        await this.#pool.query(
+          `INSERT INTO ${this.modelCallsTable} (conversation_id, call, record) VALUES ($1, $2, $3)`,
+          [this.conversationId, record.call, JSON.stringify(record)],
+        );
+      } catch (error) {
+        if (!conflictCodes.has((error as { code?: unknown }).code)) {
+          throw this.#ioError('record a model call of', error);
+        }
+        throw new SpoolforgeError(
+          'E_CONFLICT',
+          `Conversation ${this.conversationId}: another writer recorded model call ${record.call}; nothing was recorded`,
+        );
+      }
+    });
+    this.#appending = appended.catch(() => undefined);
+    return appended;
+  }
+
+  async *readModelCalls(
+    options: { before?: number; signal?: AbortSignal } = {},
+  ): AsyncIterable<StoredModelCall> {
+    await this.#appending;
+    await this.#modelCallTable();
+    let before = options.before;
+    for (;;) {
+      throwIfAborted(options.signal);
+      this.#throwIfClosed();
+      const { rows } = await this.#query<{ call: string; record: string }>(
+        `SELECT call, record::text AS record FROM ${this.modelCallsTable}
+          WHERE conversation_id = $1 AND ($2::bigint IS NULL OR call < $2)
+          ORDER BY call DESC LIMIT $3`,
+        [this.conversationId, before ?? null, this.#pageSize],
+        'read the model calls of',
+      );
+      for (const row of rows) yield this.#parse<StoredModelCall>(row.record, `call ${row.call}`);
+      const last = rows.at(-1);
+      if (rows.length < this.#pageSize || last === undefined) return;
+      before = Number(last.call);
+    }
+  }
+
+  /** Created on first use: a conversation that records no model call needs no such table. */
+  #modelCallTable(): Promise<void> {
+    if (!this.#createTable) return Promise.resolve();
+    this.#modelCallsReady ??= ensureTable(
+      this.#pool,
+      this.modelCallsTable,
+      tableColumns.modelCalls,
+    );
+    this.#modelCallsReady.catch(() => {
+      this.#modelCallsReady = undefined;
+    });
+    return this.#modelCallsReady;
   }
 
   /** Waits for appends in flight, then ends the pool if the backend made it. */
@@ -239,13 +325,13 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     }
   }
 
-  #parse(text: string, seq: string): ConversationEvent {
+  #parse<Row>(text: string, where: string): Row {
     try {
-      return JSON.parse(text) as ConversationEvent;
+      return JSON.parse(text) as Row;
     } catch (error) {
       throw new SpoolforgeError(
         'E_LOG_DAMAGED',
-        `Conversation ${this.conversationId}: the event at seq ${seq} is not JSON`,
+        `Conversation ${this.conversationId}: the row at ${where} is not JSON`,
         { cause: error },
       );
     }

@@ -1,4 +1,9 @@
+export {
+  type AiSdkToolDeclaration,
+  aiSdkToolDeclarations,
+} from './ai-sdk-tool-declarations.js';
 export { toModelMessages } from './model-messages.js';
+export { modelMessagesFormat } from './model-messages-format.js';
 export {
   type AiSdkToolSetOptions,
   type NoTools,

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { TokenUsage } from '../../context/should-compact.js';
+import { type TokenUsage, withTotalTokens } from '../../context/should-compact.js';
 
 /**
  * The tokens a Messages API request used, for `shouldCompact`: `input_tokens` (which exclude
@@ -13,10 +13,10 @@ import type { TokenUsage } from '../../context/should-compact.js';
  */
 export function usageOfAnthropicMessage(message: Pick<Anthropic.Message, 'usage'>): TokenUsage {
   const { usage } = message;
-  return {
+  return withTotalTokens({
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
     cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
     cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-  };
+  });
 }

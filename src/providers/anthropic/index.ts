@@ -1,4 +1,5 @@
 export { fromAnthropicMessage, toAnthropicMessages } from './anthropic-messages.js';
+export { anthropicMessagesFormat } from './anthropic-messages-format.js';
 export {
   type AnthropicSummariserOptions,
   anthropicSummariser,

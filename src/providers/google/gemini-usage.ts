@@ -1,5 +1,5 @@
 import type { GenerateContentResponse } from '@google/genai';
-import type { TokenUsage } from '../../context/should-compact.js';
+import { type TokenUsage, withTotalTokens } from '../../context/should-compact.js';
 
 /**
  * The tokens a `generateContent` request used, for `shouldCompact`: `promptTokenCount` (which
@@ -17,8 +17,8 @@ export function usageOfGeminiResponse(
 ): TokenUsage {
   const usage = response.usageMetadata;
   if (!usage) return {};
-  return {
+  return withTotalTokens({
     inputTokens: usage.promptTokenCount ?? 0,
     outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
-  };
+  });
 }

@@ -9,6 +9,7 @@ export {
   type ToolSource,
   toFunctionDefinitions,
 } from './function-definition.js';
+export { chatCompletionsFormat, responsesFormat } from './message-formats.js';
 export { type OpenAISummariserOptions, openAISummariser } from './openai-summariser.js';
 export {
   type ChatCompletionsDispatch,

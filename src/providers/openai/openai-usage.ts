@@ -1,6 +1,6 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Response } from 'openai/resources/responses/responses';
-import type { TokenUsage } from '../../context/should-compact.js';
+import { type TokenUsage, withTotalTokens } from '../../context/should-compact.js';
 
 /**
  * The tokens a Chat Completions request used, for `shouldCompact`: `prompt_tokens` (which
@@ -15,7 +15,10 @@ import type { TokenUsage } from '../../context/should-compact.js';
 export function usageOfChatCompletion(completion: Pick<ChatCompletion, 'usage'>): TokenUsage {
   const { usage } = completion;
   if (!usage) return {};
-  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+  return withTotalTokens({
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+  });
 }
 
 /**
@@ -31,5 +34,5 @@ export function usageOfChatCompletion(completion: Pick<ChatCompletion, 'usage'>)
 export function usageOfResponse(response: Pick<Response, 'usage'>): TokenUsage {
   const { usage } = response;
   if (!usage) return {};
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  return withTotalTokens({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
 }

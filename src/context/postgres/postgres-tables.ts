@@ -24,8 +24,20 @@ export function quotedTableName(name: string): string {
   return parts.map((part) => `"${part}"`).join('.');
 }
 
+/** The columns of the event table and of the model-call table. */
+export const tableColumns = {
+  events: `conversation_id text NOT NULL,
+         seq bigint NOT NULL,
+         event json NOT NULL,
+         PRIMARY KEY (conversation_id, seq)`,
+  modelCalls: `conversation_id text NOT NULL,
+         call bigint NOT NULL,
+         record json NOT NULL,
+         PRIMARY KEY (conversation_id, call)`,
+};
+
 /**
- * Creates the event table and its key unless it exists. `CREATE TABLE IF NOT EXISTS` alone is
+ * Creates a table (the events', the model calls') and its key unless it exists. `CREATE TABLE IF NOT EXISTS` alone is
  * not safe when two openers race (one fails on the catalog's unique index): a transaction-scoped
  * advisory lock, one for all tables since a table may be named with or without its schema,
  * makes them take turns.
@@ -33,10 +45,10 @@ export function quotedTableName(name: string): string {
  * @throws SpoolforgeError `E_IO` with the database's error as `cause`.
  * @example
  * ```ts
- * await ensureEventTable(pool, '"spoolforge_conversation_events"');
+ * await ensureTable(pool, '"spoolforge_conversation_events"', tableColumns.events);
  * ```
  */
-export async function ensureEventTable(pool: pg.Pool, table: string): Promise<void> {
+export async function ensureTable(pool: pg.Pool, table: string, columns: string): Promise<void> {
   let client: pg.PoolClient | undefined;
   try {
     const { rows } = await pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
@@ -47,14 +59,7 @@ export async function ensureEventTable(pool: pg.Pool, table: string): Promise<vo
     await client.query('BEGIN');
     // One key for every table: `events` and `public.events` may be one table under two names.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('spoolforge event table'))");
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (
-         conversation_id text NOT NULL,
-         seq bigint NOT NULL,
-         event json NOT NULL,
-         PRIMARY KEY (conversation_id, seq)
-       )`,
-    );
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (${columns})`);
     await client.query('COMMIT');
   } catch (error) {
     await client?.query('ROLLBACK').catch(() => undefined);
