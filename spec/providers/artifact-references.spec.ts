@@ -1,16 +1,22 @@
-// A scripted model passes a spooled JSON page on by reference through each adapter with its real
+// A scripted model passes a spooled JSON page on by reference through each adapter (OpenAI Chat
+// Completions and Responses, the AI SDK, Anthropic, Google Gen AI, the OpenAI Agents SDK) with its real
 // client: the second tool (strict types, a number among them) receives the values, never the
 // model's retyping, and a bad reference comes back as an error result the model reads.
 import Anthropic from '@anthropic-ai/sdk';
+import { type Content, GoogleGenAI } from '@google/genai';
+import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
 import { defineTool } from 'spoolforge';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { AnthropicToolSession } from 'spoolforge/anthropic';
+import { GoogleToolSession } from 'spoolforge/google';
 import { OpenAIToolSession } from 'spoolforge/openai';
+import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicWire } from '../../examples/support/anthropic-wire.js';
+import { geminiWire } from '../../examples/support/gemini-wire.js';
 import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
 import { openAIResponsesWire } from '../../examples/support/openai-responses-wire.js';
 import {
@@ -137,6 +143,59 @@ describe('spoolforge/anthropic with the real client', () => {
     expect(received).toEqual([{ body: page.body, version: 17 }]);
     const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const parts = text.split('\n---\n');
+    expect(parts[1]).toBe('updated');
+    expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
+  });
+});
+
+describe('spoolforge/google with the real client', () => {
+  it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
+    const { list, received } = tools();
+    model = await startScriptedModel({
+      wires: [geminiWire({ callIds: true })],
+      script: script(true),
+    });
+    await using agent = new GoogleToolSession({ tools: list });
+    const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: model.url } });
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'Update the page.' }] }];
+    let answer = '';
+    for (let turn = 0; turn < 6 && !answer; turn++) {
+      const dispatch = agent.dispatch();
+      const response = await dispatch.track(
+        ai.models.generateContent({
+          model: 'gemini-2.5-flash',
+          contents,
+          config: { tools: dispatch.tools },
+        }),
+      );
+      const content = response.candidates?.[0]?.content;
+      const parts = await dispatch.run(content);
+      if (!content || parts.length === 0) answer = response.text ?? '';
+      else contents.push(content, { role: 'user', parts });
+    }
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const parts = answer.split('\n---\n');
+    expect(parts[1]).toBe('updated');
+    expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
+  });
+});
+
+describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
+  it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
+    setTracingDisabled(true);
+    const { list, received } = tools();
+    model = await startScriptedModel({ wires: [openAIResponsesWire], script: script(true) });
+    const modelProvider = new OpenAIProvider({ apiKey: 'test', baseURL: `${model.url}/v1` });
+    const runner = new Runner({ modelProvider, tracingDisabled: true });
+    await using spoolforge = spoolforgeAgentTools({ tools: list });
+    const agent = new Agent({
+      name: 'Editor',
+      instructions: 'Edit pages.',
+      tools: spoolforge.tools,
+    });
+    const result = await runner.run(agent, 'Update the page.', { maxTurns: 6 });
+    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const parts = String(result.finalOutput).split('\n---\n');
     expect(parts[1]).toBe('updated');
     expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
   });
