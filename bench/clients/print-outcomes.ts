@@ -84,4 +84,7 @@ export function printOutcomes(outcomes: ScenarioOutcome[]): void {
         .trimEnd(),
     );
   }
+  for (const outcome of outcomes) {
+    if (outcome.check !== undefined) console.log(`${outcome.scenario.id}: ${outcome.check}`);
+  }
 }

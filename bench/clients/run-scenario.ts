@@ -34,7 +34,12 @@ export interface Scenario {
   steps: ScriptStep[];
   timeoutSeconds: number;
   codexOmits?: 'required' | 'approval';
+  /** Checks what the run did beyond what the model saw (what an upstream tool received): a verdict line. */
+  check?: (calls: ModelCall[]) => Promise<string>;
 }
+
+/** A tool call the scripted model made, by step. */
+export type ModelCall = Extract<ModelReply, { call: unknown }>['call'];
 
 /** What the model was sent as one tool result. */
 export interface ResultView {
@@ -61,6 +66,10 @@ export interface ScenarioOutcome {
   stdout: string;
   stderr: string;
   unknownPaths: string[];
+  /** The tool calls the model made, by step (a step asked again keeps its last). */
+  calls: ModelCall[];
+  /** The scenario's own check, if it has one. */
+  check: string | undefined;
 }
 
 const wires: Record<ClientName, ApiWire> = {
@@ -154,6 +163,10 @@ export async function runScenario(options: {
     text: result.text,
     raw: result.raw,
   }));
+  const calls: ModelCall[] = [];
+  for (const request of model.requests) {
+    if ('call' in request.reply) calls[request.turn.results.length] = request.reply.call;
+  }
   const outcome: ScenarioOutcome = {
     scenario,
     exitCode,
@@ -165,6 +178,8 @@ export async function runScenario(options: {
     stdout,
     stderr,
     unknownPaths: model.unknown,
+    calls,
+    check: await scenario.check?.(calls),
   };
   await writeFile(join(options.outDirectory, 'stdout.txt'), stdout);
   await writeFile(join(options.outDirectory, 'stderr.txt'), stderr);

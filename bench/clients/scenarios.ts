@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { cliPath } from '../mcp/mcp-clients.js';
 import type { ServerCommand } from './client-commands.js';
 import type { InstalledClients } from './install-clients.js';
+import { referenceRoundTrip } from './reference-round-trip.js';
 import type { Scenario, ScriptStep } from './run-scenario.js';
 
 /**
@@ -74,7 +75,7 @@ export function scenariosFor(options: {
       options.files,
     ],
   };
-  const proxy = (...flags: string[]): ServerCommand => ({
+  const proxy = (upstream: ServerCommand, ...flags: string[]): ServerCommand => ({
     command: node,
     args: [
       cliPath,
@@ -83,18 +84,21 @@ export function scenariosFor(options: {
       options.store,
       ...flags,
       '--',
-      filesystem.command,
-      ...filesystem.args,
+      upstream.command,
+      ...upstream.args,
     ],
   });
-  const textServer: ServerCommand = {
+  /** A server under children/, run with tsx. */
+  const child = (file: string, ...args: string[]): ServerCommand => ({
     command: node,
     args: [
       '--import',
       import.meta.resolve('tsx'),
-      join(import.meta.dirname, 'children', 'text-server.ts'),
+      join(import.meta.dirname, 'children', file),
+      ...args,
     ],
-  };
+  });
+  const textServer = child('text-server.ts');
   const log = (name: LogName) => join(options.files, `${name}.log`);
   const big = log('big');
   const mid = log('mid');
@@ -102,7 +106,7 @@ export function scenariosFor(options: {
     id: `${client}-proxy`,
     client,
     label: `${client} via spoolforge mcp, 30 MB`,
-    server: proxy(),
+    server: proxy(filesystem),
     steps: [read(big), grepHandle],
     timeoutSeconds: 300,
   });
@@ -131,7 +135,7 @@ export function scenariosFor(options: {
       id: 'codex-links',
       client: 'codex',
       label: 'codex via spoolforge mcp --resource-links always',
-      server: proxy('--resource-links', 'always'),
+      server: proxy(filesystem, '--resource-links', 'always'),
       steps: [read(big), grepHandle],
       timeoutSeconds: 300,
     },
@@ -140,7 +144,7 @@ export function scenariosFor(options: {
         id: `codex-without-${omitted}`,
         client: 'codex',
         label: `codex, config without ${omitted === 'required' ? 'required = true' : 'default_tools_approval_mode'}`,
-        server: proxy(),
+        server: proxy(filesystem),
         steps: [read(mid), grepHandle],
         timeoutSeconds: 120,
         codexOmits: omitted,
@@ -167,5 +171,13 @@ export function scenariosFor(options: {
         timeoutSeconds: 120,
       }),
     ),
+    ...(['claude', 'codex', 'gemini'] as const).map((client) => {
+      const received = join(options.files, `${client}-update-page.json`);
+      return referenceRoundTrip({
+        client,
+        received,
+        proxy: proxy(child('page-server.ts', received)),
+      });
+    }),
   ];
 }
