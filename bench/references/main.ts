@@ -1,97 +1,57 @@
 /**
  * References bench: `npm run bench:references -- [--size 4G]` (after `npm run build`). Memory,
- * not speed. A tool streams a generated log of `--size` into a `ToolSession` (spooled to a temp
- * file); a second tool takes it by reference through an `artifactArgument()` and hashes every
- * byte from its reader. Prints whether the sha256 of what it read equals the sha256 of what was
- * produced, the RSS before the log (the tokenizer handles are counted with already loaded) and
- * its peak while the log is spooled and read (the goal: at most 128 MiB more, whatever the size). Then the round trip of a
- * 300 KB JSON page passed on by a JSONPath reference: the o200k tokens of the arguments the
- * model writes against the tokens of retyping the page.
+ * not speed. In a child `node` process, a tool streams a generated log of `--size` into a
+ * `ToolSession` (spooled to a temp file); a second tool takes it by reference through an
+ * `artifactArgument()` and hashes every byte from its reader. Prints whether the sha256 of what
+ * it read equals the sha256 of what was produced, and the process's RSS at each step and at its
+ * peak (the goal: at most 128 MiB, whatever the size). Then the round trip of a 300 KB JSON page
+ * passed on by a JSONPath reference: the o200k tokens of the arguments the model writes against
+ * the tokens of retyping the page.
  */
-import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { z } from 'zod';
-import { readerChunks } from '../../dist/engine.js';
-import { artifactArgument, defineTool, ToolSession } from '../../dist/index.js';
+import { defineTool, ToolSession } from '../../dist/index.js';
 import { parseSize } from '../shared/generate-log.js';
 
 const mebibyte = 1024 * 1024;
+const mib = (bytes: number) => `${(bytes / mebibyte).toFixed(1)} MiB`;
 const { values } = parseArgs({ options: { size: { type: 'string', default: '4G' } } });
 const size = parseSize(values.size);
 
-/** 1 MiB of log lines; each block's first line numbers it, so no two blocks are equal. */
-function block(index: number): Buffer {
-  const line = (n: number) =>
-    `2026-11-28T08:00:00Z INFO block ${index} line ${n} ${'x'.repeat(40)}\n`;
-  const lines: string[] = [];
-  let bytes = 0;
-  for (let n = 0; bytes < mebibyte; n++) {
-    const text = line(n);
-    lines.push(text);
-    bytes += text.length;
-  }
-  return Buffer.from(lines.join('')).subarray(0, mebibyte);
+/**
+ * The log is passed in a child `node` process (pass-log.mjs): this one runs under tsx, whose
+ * loader thread alone adds ~60 MiB, and counts the round trip's tokens.
+ */
+function passLog(): void {
+  const script = fileURLToPath(new URL('./pass-log.mjs', import.meta.url));
+  const child = spawnSync(process.execPath, [script, String(size)], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`pass-log.mjs failed: ${child.stderr}`);
+  const report = JSON.parse(child.stdout) as PassLogReport;
+  console.log(
+    `log of ${(size / mebibyte).toLocaleString('en-US')} MiB passed by reference to an artifactArgument(), in a plain node process:`,
+  );
+  console.log(`  tool result: ${report.result}`);
+  console.log(
+    `  bytes read ${report.readBytes === size ? '= ' : '≠ '}${size}; sha256 ${report.sha256Equal ? 'equal' : 'DIFFERS'}`,
+  );
+  console.log(`  CPU while spooling: ${report.spoolCpuSeconds.toFixed(1)} s`);
+  const { atStart, afterImports, afterSpool, peak } = report.rss;
+  console.log(
+    `  RSS: node ${mib(atStart)}; zod and spoolforge imported ${mib(afterImports)}; spooled, handle rendered (o200k tokenizer loaded) ${mib(afterSpool)}; peak ${mib(peak)} (maxRSS ${mib(report.maxRss)})`,
+  );
+  console.log(`  goal: the process peaks at 128 MiB or less, whatever the size`);
 }
 
-async function passLog(): Promise<void> {
-  const produced = createHash('sha256');
-  const produceLog = defineTool({
-    name: 'produce_log',
-    description: 'Streams the build log.',
-    inputSchema: z.object({}),
-    handler: async function* () {
-      for (let written = 0; written < size; written += mebibyte) {
-        const chunk = block(written / mebibyte).subarray(0, Math.min(mebibyte, size - written));
-        produced.update(chunk);
-        yield chunk;
-      }
-    },
-  });
-  let read = '';
-  let readBytes = 0;
-  const uploadLog = defineTool({
-    name: 'upload_log',
-    description: 'Uploads a log.',
-    inputSchema: z.object({ log: artifactArgument() }),
-    handler: async ({ log }, { signal }) => {
-      const hash = createHash('sha256');
-      for await (const chunk of readerChunks(log.reader, { signal })) {
-        hash.update(chunk);
-        readBytes += chunk.length;
-      }
-      read = hash.digest('hex');
-      return `uploaded ${readBytes} bytes`;
-    },
-  });
-  await using session = new ToolSession({ tools: [produceLog, uploadLog] });
-  const first = session.dispatch();
-  first.ack();
-  const started = performance.now();
-  await session.run([{ id: 'call_log', name: 'produce_log', arguments: {} }], first);
-  const spooled = performance.now();
-  const second = session.dispatch();
-  second.ack();
-  const args = { log: { $artifact: 'call_log' } };
-  const [outcome] = await session.run(
-    [{ id: 'call_up', name: 'upload_log', arguments: args }],
-    second,
-  );
-  const done = performance.now();
-  const expected = produced.digest('hex');
-  console.log(
-    `log of ${(size / mebibyte).toLocaleString('en-US')} MiB passed by reference to an artifactArgument():`,
-  );
-  console.log(
-    `  tool result: ${outcome?.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`,
-  );
-  console.log(
-    `  bytes read ${readBytes === size ? '= ' : '≠ '}${size}; sha256 ${read === expected ? 'equal' : `DIFFERS (${read} vs ${expected})`}`,
-  );
-  console.log(
-    `  spooled in ${((spooled - started) / 1000).toFixed(1)} s, read back in ${((done - spooled) / 1000).toFixed(1)} s`,
-  );
-  console.log(`  reference the model wrote: ${countTokens(JSON.stringify(args))} o200k tokens`);
+interface PassLogReport {
+  result: string;
+  readBytes: number;
+  sha256Equal: boolean;
+  spoolCpuSeconds: number;
+  rss: { atStart: number; afterImports: number; afterSpool: number; peak: number };
+  maxRss: number;
 }
 
 async function roundTrip(): Promise<void> {
@@ -138,19 +98,5 @@ async function roundTrip(): Promise<void> {
   console.log(`  body received byte-identical: ${received === page.body}`);
 }
 
-const mib = (bytes: number) => `${(bytes / mebibyte).toFixed(1)} MiB`;
+passLog();
 await roundTrip();
-// The tokenizer the handles are counted with is loaded by now: what the log adds is measured
-// from here, sampled every 20 ms.
-const before = process.memoryUsage().rss;
-let peak = before;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 20);
-await passLog();
-clearInterval(sampler);
-peak = Math.max(peak, process.memoryUsage().rss);
-console.log(
-  `RSS before the log: ${mib(before)}; peak while spooling and reading it: ${mib(peak)} (+${mib(peak - before)}); process peak (maxRSS): ${mib(process.resourceUsage().maxRSS * 1024)}`,
-);
-console.log(`goal: the log adds at most 128 MiB whatever its size`);

@@ -1,0 +1,91 @@
+// The log half of the references bench, run by main.ts in a plain `node` process so that what
+// it measures is what a user's process would peak at: no tsx (its loader thread alone adds
+// ~60 MiB), nothing loaded but what the path loads. Plain JavaScript for the same reason.
+// Usage: node bench/references/pass-log.mjs <bytes> [--read-buffers=reuse]; prints one JSON line.
+import { createHash } from 'node:crypto';
+
+const mebibyte = 1024 * 1024;
+const rss = () => process.memoryUsage().rss;
+const atStart = rss();
+const { z } = await import('zod');
+const { readerChunks } = await import('../../dist/engine.js');
+const { artifactArgument, defineTool, ToolSession } = await import('../../dist/index.js');
+const afterImports = rss();
+const size = Number(process.argv[2]);
+let peak = afterImports;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, rss());
+}, 20);
+
+/** 1 MiB of log lines built once; each block's first line is stamped with its number. */
+const template = (() => {
+  const lines = [];
+  for (let n = 0, bytes = 0; bytes < mebibyte; n++) {
+    const line = `2026-11-28T08:00:00Z INFO block 0000000 line ${n} ${'x'.repeat(40)}\n`;
+    lines.push(line);
+    bytes += line.length;
+  }
+  return Buffer.from(lines.join('')).subarray(0, mebibyte);
+})();
+const stampAt = template.indexOf('0000000');
+
+const produced = createHash('sha256');
+const produceLog = defineTool({
+  name: 'produce_log',
+  description: 'Streams the build log.',
+  inputSchema: z.object({}),
+  handler: async function* () {
+    for (let written = 0; written < size; written += mebibyte) {
+      const chunk = Buffer.from(template.subarray(0, Math.min(mebibyte, size - written)));
+      chunk.write(
+        String(written / mebibyte)
+          .padStart(7, '0')
+          .slice(-7),
+        stampAt,
+      );
+      produced.update(chunk);
+      yield chunk;
+    }
+  },
+});
+let read = '';
+let readBytes = 0;
+const uploadLog = defineTool({
+  name: 'upload_log',
+  description: 'Uploads a log.',
+  inputSchema: z.object({ log: artifactArgument() }),
+  handler: async ({ log }, { signal }) => {
+    const hash = createHash('sha256');
+    for await (const chunk of readerChunks(log.reader, { signal })) {
+      hash.update(chunk);
+      readBytes += chunk.length;
+    }
+    read = hash.digest('hex');
+    return `uploaded ${readBytes} bytes`;
+  },
+});
+const session = new ToolSession({ tools: [produceLog, uploadLog] });
+const first = session.dispatch();
+first.ack();
+const cpu = process.cpuUsage();
+await session.run([{ id: 'call_log', name: 'produce_log', arguments: {} }], first);
+const spoolCpu = process.cpuUsage(cpu);
+const afterSpool = rss();
+const second = session.dispatch();
+second.ack();
+const [outcome] = await session.run(
+  [{ id: 'call_up', name: 'upload_log', arguments: { log: { $artifact: 'call_log' } } }],
+  second,
+);
+clearInterval(sampler);
+await session[Symbol.asyncDispose]();
+console.log(
+  JSON.stringify({
+    result: outcome?.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+    readBytes,
+    sha256Equal: read === produced.digest('hex'),
+    spoolCpuSeconds: (spoolCpu.user + spoolCpu.system) / 1e6,
+    rss: { atStart, afterImports, afterSpool, peak: Math.max(peak, rss()) },
+    maxRss: process.resourceUsage().maxRSS * 1024,
+  }),
+);
