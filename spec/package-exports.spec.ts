@@ -18,6 +18,7 @@ describe('the export lists of the built package', () => {
       'ArtifactKinds',
       'ArtifactStore',
       'ConversationLog',
+      'ConversationPool',
       'DerivedOutput',
       'DispatchContext',
       'FileSpoolReader',

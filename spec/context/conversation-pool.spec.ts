@@ -244,7 +244,7 @@ await pool.close();
     const damaged = await failure(pool.use('damaged', async () => 'revived'));
     expect(damaged.code).toBe('E_LOG_DAMAGED');
     expect(damaged.message).toMatch(
-      /^Cannot revive conversation damaged: .*damaged\.jsonl: the line at byte \d+ is not a JSON event/,
+      /^Cannot revive conversation damaged: .*damaged\.jsonl: the line at byte \d+ is not JSON/,
     );
     // Refused again, not started over empty; the other conversations are untouched.
     expect((await failure(pool.use('deleted', async () => 'revived'))).code).toBe('E_LOG_DAMAGED');

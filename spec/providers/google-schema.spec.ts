@@ -392,6 +392,7 @@ describe('usageOfGeminiResponse', () => {
     expect(usageOfGeminiResponse({ usageMetadata })).toEqual({
       inputTokens: 1_200,
       outputTokens: 100,
+      totalTokens: 1_300,
     });
     expect(usageOfGeminiResponse({})).toEqual({});
   });
