@@ -39,6 +39,35 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
   client.callTool({ name, arguments: args }) as Promise<TextResult>;
 
 describe('StdioUpstreamTransport', () => {
+  it('starts a server without the package npx chose for the proxy, as `npx -p spoolforge` sets it', async () => {
+    // What `npx -y -p spoolforge -p @modelcontextprotocol/sdk spoolforge mcp -- npx -y SERVER`
+    // hands the proxy: an inner npx reading it would run spoolforge's packages, not SERVER.
+    const saved = { package: process.env.npm_config_package, call: process.env.npm_config_call };
+    process.env.npm_config_package = 'spoolforge';
+    process.env.npm_config_call = 'spoolforge mcp';
+    try {
+      const { client } = await connect({
+        command: 'sh',
+        args: [
+          '-c',
+          'if [ -n "$npm_config_package$npm_config_call" ]; then echo leaked >&2; exit 3; fi; exec "$0" --import tsx "$1"',
+          process.execPath,
+          serverPath,
+        ],
+      });
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(0);
+    } finally {
+      for (const [name, value] of [
+        ['npm_config_package', saved.package],
+        ['npm_config_call', saved.call],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('receives a 30 MB text result as a token whose spool holds the exact text', async () => {
     const { client, spilled } = await connect();
     const result = await call(client, 'big_text', { megabytes: 30 });

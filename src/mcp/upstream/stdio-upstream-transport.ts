@@ -28,7 +28,10 @@ export interface StdioUpstreamTransportOptions {
   /**
    * The server's environment. Default: the whole `process.env` of this process — unlike the
    * SDK's stdio transport, which keeps a few variables: whoever started the proxy already chose
-   * what it (and so the server behind it) gets, and servers need their API keys.
+   * what it (and so the server behind it) gets, and servers need their API keys — less the
+   * variables with which `npx -p PACKAGE` tells npm what to run (`npm_config_package`,
+   * `npm_config_call`): a server started with `npx` under a proxy that `npx -p spoolforge`
+   * started would run spoolforge's packages instead of its own.
    */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -119,7 +122,13 @@ export class StdioUpstreamTransport implements Transport {
         new SpoolforgeError('E_MCP_UPSTREAM', 'The upstream transport was already started'),
       );
     }
-    const { command, args = [], env = process.env, cwd, stderr = 'inherit' } = this.#options;
+    const {
+      command,
+      args = [],
+      env = serverEnvironment(),
+      cwd,
+      stderr = 'inherit',
+    } = this.#options;
     const child = spawn(command, [...args], {
       env,
       ...(cwd === undefined ? {} : { cwd }),
@@ -245,4 +254,10 @@ export class StdioUpstreamTransport implements Transport {
     }
     await parser.end().catch((error: unknown) => this.onerror?.(error as Error));
   }
+}
+
+/** `process.env` without what `npx` sets for the command it runs alone (see `env`). */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const { npm_config_package: _package, npm_config_call: _call, ...rest } = process.env;
+  return rest;
 }
