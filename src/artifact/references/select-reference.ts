@@ -1,4 +1,5 @@
 import { formatBytes } from '../../shared/format-bytes.js';
+import { quoteInput } from '../../shared/quote-input.js';
 import { streamGrep } from '../grep-artifact.js';
 import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
 import { spool } from '../spool.js';
@@ -28,8 +29,13 @@ export class ReferenceBudget {
 
   /** Counts `bytes` more of `reference`'s value; `E_BAD_REFERENCE` past the limit. */
   take(bytes: number, reference: OutputReference): void {
+    this.fits(bytes, reference);
     this.#left -= bytes;
-    if (this.#left < 0) {
+  }
+
+  /** `E_BAD_REFERENCE` when `bytes` more would be past the limit; counts nothing. */
+  fits(bytes: number, reference: OutputReference): void {
+    if (bytes > this.#left) {
       throw badReference(
         `${describeReference(reference)} is over the ${formatBytes(this.limit)} a tool's arguments may take from references (maxReferenceBytes); select less (lines, json, grep), or give the tool an artifact argument`,
       );
@@ -64,7 +70,13 @@ export async function selectValue(
     lines.push(text);
   };
   if (reference.lines !== undefined) {
-    for await (const line of selectedLines(artifact, reference.lines, signal)) add(line);
+    // The range's size says whether it fits before its lines are read: a selected line of
+    // hundreds of MiB is refused, not assembled and decoded first.
+    const { start, end } = await lineRange(artifact, reference.lines, signal);
+    const from = await artifact.lineOffset(start, { signal });
+    const to = await artifact.lineOffset(end, { signal });
+    budget.fits(to - from - 1, reference);
+    for await (const line of artifact.lines(start, end, { signal })) add(line.text);
   } else {
     await grepLines(artifact, reference, reference.grep as string, signal, add);
   }
@@ -101,18 +113,30 @@ export async function selectArtifact(
   return { artifact: await spool(text, { signal }), created: true };
 }
 
-/** The lines a `lines` selector names, checked against the output's line count. */
+/** The lines `[start, end)` a `lines` selector names, checked against the output's line count. */
+async function lineRange(
+  artifact: SpooledArtifact,
+  lines: string,
+  signal: AbortSignal,
+): Promise<{ start: number; end: number }> {
+  const { start, end } = lineSelection(lines);
+  const total = await artifact.lineCount({ signal });
+  if (start >= total) {
+    throw badReference(
+      `"lines":"${quoteInput(lines, 40)}" starts past the end: the output has ${total} lines`,
+    );
+  }
+  return { start, end: Math.min(end, total) };
+}
+
+/** The lines a `lines` selector names. */
 async function* selectedLines(
   artifact: SpooledArtifact,
   lines: string,
   signal: AbortSignal,
 ): AsyncIterable<string> {
-  const { start, end } = lineSelection(lines);
-  const total = await artifact.lineCount({ signal });
-  if (start >= total) {
-    throw badReference(`"lines":"${lines}" starts past the end: the output has ${total} lines`);
-  }
-  for await (const line of artifact.lines(start, Math.min(end, total), { signal })) yield line.text;
+  const { start, end } = await lineRange(artifact, lines, signal);
+  for await (const line of artifact.lines(start, end, { signal })) yield line.text;
 }
 
 async function grepLines(
@@ -149,7 +173,7 @@ async function selectJson(
 ): Promise<unknown> {
   if (!(artifact instanceof SpooledJsonArtifact)) {
     throw badReference(
-      `${describeReference(reference)}: "json" selects from a JSON output, and "${reference.$artifact}" is ${artifact.kind}; use "lines" or "grep"`,
+      `${describeReference(reference)}: "json" selects from a JSON output, and "${quoteInput(reference.$artifact, 100)}" is ${artifact.kind}; use "lines" or "grep"`,
     );
   }
   const matches = await artifact.query(path, { limit: 2, signal, timeout: selectTimeout });
