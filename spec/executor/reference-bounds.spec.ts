@@ -8,18 +8,22 @@ const textOf = (outcome: ToolCallOutcome | undefined) =>
   outcome?.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n') ?? '';
 
 /** A session whose first call spooled `output` as call_big, with a tool taking a string. */
-async function sessionWith(output: () => AsyncIterable<Uint8Array> | string) {
+async function sessionWith(
+  output: () => AsyncIterable<Uint8Array> | string,
+  kind: 'text' | 'json' = 'text',
+) {
   const received: unknown[] = [];
   const produce = defineTool({
     name: 'produce',
     description: 'Produces an output.',
     inputSchema: z.object({}),
+    kind,
     handler: () => output(),
   });
   const take = defineTool({
     name: 'take',
     description: 'Takes text.',
-    inputSchema: z.object({ text: z.string() }),
+    inputSchema: z.object({ text: z.unknown() }),
     handler: ({ text }) => {
       received.push(text);
       return 'taken';
@@ -69,5 +73,14 @@ describe('reference bounds', () => {
     const bogus = await call({ text: { $artifact: 'x'.repeat(10_000_000) } });
     expect(bogus?.call.error?.code).toBe('E_BAD_REFERENCE');
     expect(textOf(bogus).length).toBeLessThan(1_000);
+  });
+
+  it('does not resolve a reference inside a value another reference substituted', async () => {
+    const document = { inner: { $artifact: 'call_big', lines: '1' }, pad: 'x'.repeat(100_000) };
+    const { session, call, received } = await sessionWith(() => JSON.stringify(document), 'json');
+    await using _ = session;
+    const outcome = await call({ text: { $artifact: 'call_big', json: '$.inner' } });
+    expect(textOf(outcome)).toBe('taken');
+    expect(received).toEqual([{ $artifact: 'call_big', lines: '1' }]);
   });
 });
