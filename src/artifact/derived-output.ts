@@ -2,6 +2,9 @@ import { SpoolforgeError } from '../shared/spoolforge-error.js';
 
 const brand = Symbol.for('spoolforge.derivedOutput');
 
+/** The longest name a model may give a new output: every later handle, listing and enum shows it. */
+const maxNameChars = 100;
+
 /**
  * A new output a tool method made of an artifact (a JSON document with one value set, the
  * matches of a filter as an array) instead of text to show. Its bytes come as they are made,
@@ -24,7 +27,10 @@ export class DerivedOutput {
   readonly bytes: AsyncIterable<Uint8Array>;
   /** Its kind's name (`json`, `text`, …). */
   readonly kind: string;
-  /** A name the model gave it, kept as the artifact's `name`. */
+  /**
+   * A name the model gave it, kept as the artifact's `name`: one line of at most 100
+   * characters (else `E_INVALID_TOOL_ARGS`).
+   */
   readonly name: string | undefined;
   /** One line: what it is and what it was made of. */
   readonly summary: string;
@@ -37,7 +43,7 @@ export class DerivedOutput {
   }) {
     this.bytes = init.bytes;
     this.kind = init.kind;
-    this.name = init.name ?? undefined;
+    this.name = checkName(init.name ?? undefined);
     this.summary = init.summary;
   }
 
@@ -45,6 +51,15 @@ export class DerivedOutput {
   static isInstance(value: unknown): value is DerivedOutput {
     return typeof value === 'object' && value !== null && brand in value;
   }
+}
+
+function checkName(name: string | undefined): string | undefined {
+  // Control characters would break the one-line handle and listing rows the name is shown in.
+  if (name === undefined || (name.length <= maxNameChars && !/\p{Cc}/u.test(name))) return name;
+  throw new SpoolforgeError(
+    'E_INVALID_TOOL_ARGS',
+    `name must be one line of at most ${maxNameChars} characters, like "q4-rows" (got ${name.length} characters)`,
+  );
 }
 
 /**
