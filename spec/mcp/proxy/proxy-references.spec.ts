@@ -84,6 +84,13 @@ describe('references through McpSpoolProxy', () => {
       // The upstream would have answered with what it received.
       expect(textOf(result)).not.toContain('sha256');
     }
+    // Nor do the query tools reach it from the other scope, though the store holds it.
+    const read = await other.call('artifact_read', { callId: big, start: 1, end: 1 });
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).toMatch(/^Error \(E_INVALID_TOOL_ARGS\): No spooled output/);
+    expect(
+      (await first.call('artifact_read', { callId: big, start: 1, end: 1 })).isError,
+    ).toBeFalsy();
     const small = await first.call('update_page', {
       body: { $artifact: big, lines: '1-2' },
       version: 1,

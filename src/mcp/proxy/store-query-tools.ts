@@ -190,12 +190,13 @@ export class StoreQueryTools {
   }
 
   /**
-   * The id `callId` means: an id the store holds (as handles give them), else the newest output
-   * of this scope with that name; else an error naming the ids that can be queried.
+   * The id `callId` means: an output of this scope by that id (as handles give them), else the
+   * newest one of this scope with that name; else an error naming the ids that can be queried.
+   * Another upstream's output sharing the store is unknown here, as it is to references.
    */
   async #idOf(callId: string): Promise<string> {
     const record = await this.#options.store.info(callId).catch(() => undefined);
-    if (record?.id === callId) return callId;
+    if (record?.id === callId && record.metadata.scope === this.#options.scope) return callId;
     const records = await this.#records();
     const named = records.find((each) => each.name === callId);
     if (named) return named.id;
