@@ -149,11 +149,15 @@ describe('createArtifactHandler: bounded regex work', () => {
     const holding = fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`, {
       signal: controller.signal,
     }).catch(() => undefined);
-    await vi.waitFor(async () => {
-      const shape = await fetch(`${base}/${json.id}/view?op=shape`);
-      await shape.arrayBuffer();
-      expect(shape.status).toBe(429);
-    });
+    // Until the grep holds the slot: starting its worker thread may take seconds on a busy machine.
+    await vi.waitFor(
+      async () => {
+        const shape = await fetch(`${base}/${json.id}/view?op=shape`);
+        await shape.arrayBuffer();
+        expect(shape.status).toBe(429);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     const read = await fetch(`${base}/${json.id}/view?op=read`);
     expect(read.status).toBe(200);
     controller.abort();
