@@ -114,6 +114,7 @@ describe('the export lists of the built package', () => {
       'messageView',
       'parallelGrepCount',
       'parallelGrepScan',
+      'patternRegex',
       'readerChunks',
       'redactUrl',
       'regexWorkerPool',

@@ -56,7 +56,7 @@ export { renderHandle } from './executor/render-handle.js';
 export { executeToolCall } from './executor/tool-executor.js';
 export { defaultInlineThreshold } from './executor/wrap-result.js';
 // Grep: the byte-level engine, its matchers and the parallel scans.
-export { compileMatcher } from './grep/compile-matcher.js';
+export { compileMatcher, patternRegex } from './grep/compile-matcher.js';
 export { grepScan } from './grep/grep-scan.js';
 export type { GrepScanOptions, GrepScanResult } from './grep/grep-scan-options.js';
 export type { GrepSink } from './grep/grep-sink.js';

@@ -90,6 +90,11 @@ describe.skipIf(!hasGnu('grep'))('CLI counts on worker threads', () => {
       ['-x', '-v', '-c', '[0-9]+ INFO .*ok'],
       ['-o', '-n', '-i', 'disk full'],
       ['-o', '-w', '[0-9]+ ERROR'],
+      // Without prefixes, each thread hands over the matches themselves.
+      ['-o', 'disk [A-Z]+'],
+      ['-o', '[0-9]+ ERROR'],
+      ['-o', 'RROR'],
+      ['-o', 'x*'],
       ['-l', 'disk FULL', small],
       ['-L', 'disk FULL', small],
       ['-L', 'unterminated', small],

@@ -43,4 +43,20 @@ describe('BytesLineMatcher', () => {
     const block = whole.subarray(5);
     expect(new BytesLineMatcher(Buffer.from('FATAL')).matchingLines(block)).toEqual([0, 13]);
   });
+
+  it("tells a line's matches (grep -o) as the literal's g regex does, overlaps and all", () => {
+    const matches = (needle: string, line: string) => {
+      const found: string[] = [];
+      const bytes = Buffer.from(line);
+      new BytesLineMatcher(Buffer.from(needle)).visitMatches(bytes, (start, end) =>
+        found.push(`${start}-${end}`),
+      );
+      return found;
+    };
+    expect(matches('aa', 'aaaaa')).toEqual(['0-2', '2-4']);
+    expect(matches('aba', 'abababa x aba')).toEqual(['0-3', '4-7', '10-13']);
+    expect(matches('é', 'xé\u00e9é')).toEqual(['1-3', '3-5', '5-7']);
+    expect(matches('', 'abc')).toEqual([]);
+    expect(matches('q', 'abc')).toEqual([]);
+  });
 });

@@ -8,6 +8,7 @@ import {
   ClassSequenceLineMatcher,
 } from '../../src/grep/class-sequence-line-matcher.js';
 import { compileMatcher } from '../../src/grep/compile-matcher.js';
+import { matchRanges } from '../../src/grep/match-ranges.js';
 import { referenceMatchingLines } from '../helpers/reference-lines.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -73,15 +74,18 @@ describe('ClassSequenceLineMatcher', () => {
   ];
   // Bytes that are ASCII letters and classes' members, plus non-ASCII, invalid UTF-8 and CR.
   const alphabet = [...Buffer.from('aabbab0123 ._-\r\n\n'), 0xc3, 0xa9, 0xff, 0x80, 0xe2];
+  const randomBlock = (next: () => number) =>
+    Buffer.from(
+      Array.from(
+        { length: Math.floor(next() * 6000) },
+        () => alphabet[Math.floor(next() * alphabet.length)] as number,
+      ),
+    );
 
   it('selects exactly the lines the regex selects, on random bytes', async () => {
     const next = seededRandom(29);
     for (let round = 0; round < 40; round++) {
-      const length = Math.floor(next() * 6000);
-      const bytes = Buffer.alloc(length);
-      for (let index = 0; index < length; index++) {
-        bytes[index] = alphabet[Math.floor(next() * alphabet.length)] as number;
-      }
+      const bytes = randomBlock(next);
       for (const pattern of patterns) {
         const matcher = compileMatcher(pattern, { inThread: true });
         expect(matcher).toBeInstanceOf(ClassSequenceLineMatcher);
@@ -91,6 +95,45 @@ describe('ClassSequenceLineMatcher', () => {
         expect(matcher.countMatchingLines?.(bytes), label).toBe(expected.length);
       }
     }
+  });
+
+  it("tells each line's matches (grep -o) exactly as the g regex does, on random bytes", () => {
+    // The patterns whose literal comes after fixed-length items only; the others (a variable
+    // item before every literal) are left to the regex.
+    const told = [
+      'aab[0-9]{2}c',
+      'aab[ .]{1,3}b',
+      'abab+?a',
+      'aab \\w{2,}',
+      'ab\\.[0-9]{1,2} ',
+      'bab[\\d.]{3}',
+      '[ab]{2}aab\\d*',
+      'ab[0-9]aab\\d+?',
+      'aab \\w+?',
+      'ab-\\w{2,4}?',
+      'aba[0-9]?',
+      'bb\\.ab[ab]{2}',
+    ];
+    const next = seededRandom(31);
+    const telling = new Set<string>();
+    for (let round = 0; round < 40; round++) {
+      const bytes = randomBlock(next);
+      const lines = bytes.toString('latin1').split('\n');
+      for (const pattern of new Set([...patterns, ...told])) {
+        const matcher = compileMatcher(pattern, { inThread: true });
+        const regex = new RegExp(pattern, 'gs');
+        let start = 0;
+        for (const { length: lineLength } of lines) {
+          const line = bytes.subarray(start, start + lineLength);
+          start += lineLength + 1;
+          const found: [number, number][] = [];
+          if (!matcher.visitMatches?.(line, (from, to) => found.push([from, to]))) break;
+          telling.add(pattern);
+          expect(found, `${pattern} round ${round}`).toEqual([...matchRanges(regex, line)]);
+        }
+      }
+    }
+    expect([...telling].sort()).toEqual(told.sort());
   });
 
   it('finds a match through a later, overlapping occurrence of its literal', () => {

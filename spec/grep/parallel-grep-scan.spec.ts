@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileSpoolReader, SpoolforgeError } from 'spoolforge';
@@ -7,9 +9,10 @@ import {
   grepScan,
   type ParallelGrepScanOptions,
   parallelGrepScan,
+  patternRegex,
   readerChunks,
 } from 'spoolforge/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { edgeCaseInputs } from '../helpers/edge-case-inputs.js';
 import { hasGnu, runCommand } from '../helpers/run-cli.js';
 import { seededRandom } from '../helpers/seeded-random.js';
@@ -17,6 +20,19 @@ import { tempDirectory } from '../helpers/temp-files.js';
 
 // The ordered parallel scan against one pass (grepScan) and GNU grep -a, on files split into
 // 2 to 7 parts so matches, context groups and -m land on part boundaries everywhere.
+
+/** The sizes of this process's open, unlinked spill files (Linux `/proc`). */
+function spillFileSizes(): number[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (!/spoolforge-.*\/spool-.* \(deleted\)$/.test(target)) return [];
+      return [statSync(`/proc/self/fd/${fd}`).size];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** Grep flags as a user types them, read into scan options. */
 function readFlags(args: readonly string[]) {
@@ -28,6 +44,7 @@ function readFlags(args: readonly string[]) {
     if (flag === '-c') options.countOnly = true;
     if (flag === '-i') options.ignoreCase = true;
     if (flag === '-F') options.fixed = true;
+    if (flag === '-o') options.onlyMatching = true;
     if (flag === '-m') options.maxCount = value(index);
     if (flag === '-A' || flag === '-C') options.after = value(index);
     if (flag === '-B' || flag === '-C') options.before = value(index);
@@ -45,7 +62,10 @@ async function printed(
   const sink: GrepSink = {
     line(bytes, lineNumber, isMatch) {
       const prefix = options.lineNumbers ? `${lineNumber + 1}${isMatch ? ':' : '-'}` : '';
-      out.push(`${prefix}${Buffer.from(bytes).toString('latin1')}\n`);
+      const text = Buffer.from(bytes).toString('latin1');
+      // -o: a selected line comes as its matches joined by `\n`; context lines print nothing.
+      if (!options.onlyMatching) out.push(`${prefix}${text}\n`);
+      else if (isMatch && text !== '') out.push(...text.split('\n').map((m) => `${prefix}${m}\n`));
       return true;
     },
     separator: () => void out.push('--\n'),
@@ -55,7 +75,7 @@ async function printed(
       : { text: (lines: Uint8Array) => out.push(Buffer.from(lines).toString('latin1')) > 0 }),
   };
   const { matchCount } = await scan(sink);
-  if (!options.countOnly && !options.context && !options.lineNumbers) {
+  if (!options.countOnly && !options.context && !options.lineNumbers && !options.onlyMatching) {
     // Printing only the selected lines: the count is the lines printed, however they came.
     expect(matchCount).toBe(out.join('').split('\n').length - 1);
   }
@@ -64,11 +84,17 @@ async function printed(
 }
 
 async function onePass(path: string, pattern: string, options: ParallelGrepScanOptions) {
-  const matcher = compileMatcher(pattern, options);
+  const { onlyMatching, ...rest } = options;
+  const matcher = compileMatcher(pattern, rest);
   const reader = new FileSpoolReader(path);
   try {
     const chunks = readerChunks(reader, { reuseBuffers: true });
-    return await printed(options, (sink) => grepScan(chunks, { ...options, matcher }, sink));
+    const scan = {
+      ...rest,
+      matcher,
+      ...(onlyMatching && { onlyMatching: patternRegex(pattern, { ...rest, global: true }) }),
+    };
+    return await printed(options, (sink) => grepScan(chunks, scan, sink));
   } finally {
     await reader.close();
     await matcher.dispose();
@@ -112,6 +138,14 @@ const cases: string[][] = [
   ['-n', ''],
   ['-n', '-C', '1', 'LONG-ABSENT'],
   ['-m', '0', 'ERROR'],
+  ['-o', 'ERROR'],
+  ['-o', 'ERR[A-Z]+'],
+  ['-o', '-n', '[0-9] in[a-z]+'],
+  ['-o', '-n', '[0-9]+ (warn|ERROR)'],
+  ['-o', '-n', '-C', '2', 'x.$'],
+  ['-o', 'x*'],
+  ['-o', '-v', 'x'],
+  ['-o', '-m', '5', 'warn'],
 ];
 
 /** For the edge cases, whose few lines fall into few parts: the shapes of output that differ. */
@@ -122,6 +156,8 @@ const edgeCases: string[][] = [
   ['-m', '1', '-A', '2', '-n', 'e'],
   ['-v', '-n', '-A', '1', 'x'],
   ['-c', 'e'],
+  ['-o', '-n', 'e'],
+  ['-o', 'e'],
 ];
 
 const inputs: [string, Uint8Array, string[][]][] = [
@@ -173,8 +209,13 @@ describe('parallel grep scan', () => {
     await writeFile(path, denseLog(40_000, 3));
     const options = readFlags(['-n', '-C', '1', '-v']);
     const expected = await onePass(path, 'ERROR', options);
-    // One byte of credit: every batch waits until the main thread wrote it.
-    const actual = await inParts(path, 'ERROR', { ...options, threads: 4, creditBytes: 1 });
+    // One byte of credit and no spill file: every batch waits until the main thread wrote it.
+    const actual = await inParts(path, 'ERROR', {
+      ...options,
+      threads: 4,
+      creditBytes: 1,
+      spillBytes: 0,
+    });
     expect(actual).toBe(expected);
     expect(actual.length).toBeGreaterThan(500_000);
   });
@@ -184,9 +225,79 @@ describe('parallel grep scan', () => {
     await writeFile(path, denseLog(200_000, 7));
     const options = readFlags(['-v']);
     const expected = await onePass(path, 'ERROR', options);
-    const actual = await inParts(path, 'ERROR', { ...options, threads: 4, creditBytes: 1 });
+    const actual = await inParts(path, 'ERROR', {
+      ...options,
+      threads: 4,
+      creditBytes: 1,
+      spillBytes: 0,
+    });
     expect(actual).toBe(expected);
     expect(actual.length).toBeGreaterThan(4 * 256 * 1024); // more than a batch per part
+  });
+
+  /**
+   * `grep -v ERROR` of a dense log in 3 parts with one byte of credit, against one pass: the
+   * output, and the largest size a spill file had when looked at (after each batch; with
+   * `watch`, until one shows). Spill files go to `spillDirectory` when given.
+   */
+  async function spilledScan(
+    seed: number,
+    options: ParallelGrepScanOptions,
+    { watch = false, spillDirectory = '' } = {},
+  ) {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(200_000, seed));
+    const flags = readFlags(['-v']);
+    const expected = await onePass(path, 'ERROR', flags);
+    if (spillDirectory) vi.stubEnv('TMPDIR', spillDirectory);
+    let largestSpill = 0;
+    const actual = await inParts(path, 'ERROR', {
+      ...flags,
+      threads: 3,
+      creditBytes: 1,
+      ...options,
+      onProgress: async () => {
+        // While the first part is written, the later ones go on into their files.
+        for (let wait = 0; wait < (watch ? 100 : 1) && largestSpill === 0; wait++) {
+          largestSpill = Math.max(largestSpill, ...spillFileSizes());
+          if (watch && largestSpill === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        largestSpill = Math.max(largestSpill, ...spillFileSizes());
+      },
+    });
+    expect(actual).toBe(expected);
+    return largestSpill;
+  }
+
+  it("writes a later part's output to an unlinked file while it waits, read back in order", async () => {
+    expect(await spilledScan(13, {}, { watch: true })).toBeGreaterThan(0);
+    // Closed once the scan is over.
+    expect(spillFileSizes()).toEqual([]);
+  });
+
+  it('waits for credit once its spill file holds spillBytes, and loses nothing', async () => {
+    const largestSpill = await spilledScan(17, { spillBytes: 300_000 });
+    expect(largestSpill).toBeGreaterThan(0);
+    expect(largestSpill).toBeLessThanOrEqual(300_000);
+  });
+
+  it('waits for credit when the spill file meets a full disk, and loses nothing (needs root to mount a tmpfs)', async (context) => {
+    const mountPoint = await tempDirectory();
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], {
+        stdio: 'ignore',
+      });
+    } catch {
+      context.skip();
+    }
+    try {
+      const largestSpill = await spilledScan(19, {}, { spillDirectory: mountPoint });
+      expect(largestSpill).toBeGreaterThan(0);
+      expect(largestSpill).toBeLessThanOrEqual(256 * 1024);
+    } finally {
+      vi.unstubAllEnvs();
+      execFileSync('umount', [mountPoint]);
+    }
   });
 
   it('stops when a plain sink asks to, and counts what it printed', async () => {

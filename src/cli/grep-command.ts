@@ -1,7 +1,7 @@
 import { compileMatcher, patternRegex } from '../grep/compile-matcher.js';
 import { grepReadOptions, grepScan } from '../grep/grep-scan.js';
+import type { GrepScanOptions } from '../grep/grep-scan-options.js';
 import type { GrepSink } from '../grep/grep-sink.js';
-import type { LineMatcher } from '../grep/line-matcher.js';
 import { parallelGrepScan } from '../grep/parallel-grep-scan.js';
 import { printedShare } from '../grep/printed-share.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
@@ -34,8 +34,10 @@ export const grepCommand: Command = async (argv, context) => {
   // GNU grep: with -m 0 it reads nothing (not the pattern, not the file), prints nothing, and
   // exits 1, even with -c.
   if (settings.maxCount === 0) return 1;
-  // Checks the pattern once, before any SOURCE is opened; -o walks a line's matches with it.
+  // Checks the pattern once, before any SOURCE is opened; -o walks a line's matches with it
+  // where the matcher cannot tell them itself.
   const regex = patternRegex(settings.pattern, { ...settings.syntax, global: true });
+  const onlyMatching = settings.onlyMatching ? regex : undefined;
   const printed: PrintedSoFar = { anything: false };
   let selectedAny = false;
   let failed = false;
@@ -59,11 +61,11 @@ export const grepCommand: Command = async (argv, context) => {
           fileName: settings.withFileName ? name : undefined,
           lineNumbers: settings.lineNumbers,
           context: settings.scan.context,
-          onlyMatching: settings.onlyMatching ? regex : undefined,
+          onlyMatching: settings.onlyMatching,
         },
         printed,
       );
-      selected = await grepSource(source, settings, sink, context);
+      selected = await grepSource(source, settings, sink, context, onlyMatching);
     } finally {
       await source.close();
     }
@@ -95,12 +97,17 @@ function printSummary(output: Output, settings: GrepSettings, name: Uint8Array, 
   }
 }
 
-/** Greps one SOURCE into `sink` (on worker threads for a large file) and returns the selected lines. */
+/**
+ * Greps one SOURCE into `sink` (on worker threads for a large file) and returns the selected
+ * lines; with `onlyMatching` (`-o`, the pattern's `g` regex), the sink gets each selected line's
+ * matches.
+ */
 async function grepSource(
   source: CliSource,
   settings: GrepSettings,
   sink: GrepSink,
   context: CliContext,
+  onlyMatching: RegExp | undefined,
 ): Promise<number> {
   const { output } = context;
   const progress = new Progress(context.stderr, source.size);
@@ -111,7 +118,12 @@ async function grepSource(
   // Worker threads grep line-aligned parts; their output is written in file order.
   const file = source.file && runsInParallel(source.file, 'grep') ? source.file : undefined;
   const inParallel = async (path: string) => {
-    const options = { ...settings.syntax, ...settings.scan, onProgress };
+    const options = {
+      ...settings.syntax,
+      ...settings.scan,
+      onlyMatching: settings.onlyMatching,
+      onProgress,
+    };
     return (await parallelGrepScan(path, settings.pattern, options, sink)).matchCount;
   };
   try {
@@ -120,10 +132,10 @@ async function grepSource(
     }
     const matcher = compileMatcher(settings.pattern, settings.syntax);
     try {
-      if (file && (await printsLittle(source, matcher, settings)))
-        return await inParallel(file.path);
+      const scan = { matcher, ...settings.scan, ...(onlyMatching && { onlyMatching }) };
+      if (file && (await printsLittle(source, scan))) return await inParallel(file.path);
       const chunks = source.chunks(grepReadOptions);
-      const options = { matcher, ...settings.scan, onProgress };
+      const options = { ...scan, onProgress };
       return (await grepScan(chunks, options, sink)).matchCount;
     } finally {
       await matcher.dispose();
@@ -143,12 +155,12 @@ const parallelPrintedShare = 0.01;
  * out: 10.2-11.9 s against 6.9-7.6 s on one; `grep ERROR`, 4% of the bytes: 1.88 s against
  * 1.36 s) and won where little is (a rare `-n -C 3`: 0.79 s against 0.85 s).
  */
-async function printsLittle(source: CliSource, matcher: LineMatcher, settings: GrepSettings) {
+async function printsLittle(source: CliSource, scan: GrepScanOptions) {
   // With -m one thread stops at the last line it needs; a later part would scan for nothing.
-  if (settings.scan.maxCount !== undefined) return false;
+  if (scan.maxCount !== undefined) return false;
   const sample = source.chunks({
     ...grepReadOptions,
     end: Math.min(source.size ?? 0, 1024 * 1024),
   });
-  return (await printedShare(sample, { matcher, ...settings.scan })) < parallelPrintedShare;
+  return (await printedShare(sample, scan)) < parallelPrintedShare;
 }

@@ -1,6 +1,5 @@
 import type { GrepSink } from '../grep/grep-sink.js';
 import { newline } from '../spool/newlines.js';
-import { matchRanges } from './only-matching.js';
 import type { Output } from './output.js';
 
 /**
@@ -24,8 +23,11 @@ export interface GrepPrinterOptions {
   lineNumbers: boolean;
   /** Context was asked for: a `--` goes between the groups of two SOURCEs, too. */
   context: boolean;
-  /** `-o`: a `g` regex; each non-empty match of a selected line is printed on a line of its own. */
-  onlyMatching?: RegExp | undefined;
+  /**
+   * `-o`: a selected line arrives as its non-empty matches joined by `\n` (the scan's
+   * `onlyMatching`), each printed on a line of its own.
+   */
+  onlyMatching?: boolean;
 }
 
 /**
@@ -73,17 +75,20 @@ export function grepPrinter(
         output.write(bytes);
         output.writeByte(newline);
       } else if (isMatch) {
-        for (const [start, end] of matchRanges(onlyMatching, bytes)) {
+        for (let start = 0; start < bytes.length; ) {
+          const found = bytes.indexOf(newline, start);
+          const end = found === -1 ? bytes.length : found;
           prefix(colon, lineNumber);
           output.write(bytes.subarray(start, end));
           output.writeByte(newline);
+          start = end + 1;
         }
       }
       return !output.closed;
     },
     separator: () => output.writeText('--\n'),
   };
-  if (fileName || lineNumbers || onlyMatching) return sink;
+  if (fileName || lineNumbers) return sink;
   return {
     ...sink,
     text(lines) {

@@ -67,11 +67,23 @@ export class ClassSequenceLineMatcher implements LineMatcher {
   readonly #runs: readonly LiteralRun[];
   #run: LiteralRun | undefined;
   #search: BytesLineMatcher | undefined;
+  /**
+   * For `grep -o`: the first run with only fixed-length items before it, which puts every
+   * match's start at a fixed distance (`#prefixBytes`) before an occurrence of the run.
+   */
+  readonly #extentRun: LiteralRun | undefined;
+  readonly #prefixBytes: number;
 
   /** `runs` must be `anchorRuns(items)`, at least one. */
   constructor(items: readonly ClassItem[], runs: readonly LiteralRun[]) {
     this.#items = items;
     this.#runs = runs;
+    this.#extentRun = runs.find((run) =>
+      items.slice(0, run.start).every((item) => item.min === item.max),
+    );
+    this.#prefixBytes = items
+      .slice(0, this.#extentRun?.start ?? 0)
+      .reduce((sum, item) => sum + item.min, 0);
   }
 
   matchingLines(block: Uint8Array): number[] {
@@ -82,6 +94,33 @@ export class ClassSequenceLineMatcher implements LineMatcher {
 
   countMatchingLines(block: Uint8Array): number {
     return this.#visit(block, undefined);
+  }
+
+  /**
+   * With a fixed-length prefix, the starts a match can have are the occurrences of the run
+   * less that prefix, so trying them in order is trying every start in order, as the regex
+   * does; from each, the prefix is checked and the rest walked greedily (a lazy last item
+   * takes its minimum), which the sequence's shape makes exact.
+   */
+  visitMatches(bytes: Buffer, visit: (start: number, end: number) => void): boolean {
+    const run = this.#extentRun;
+    if (!run) return false;
+    const prefix = this.#prefixBytes;
+    for (let at = bytes.indexOf(run.bytes, prefix); at !== -1; ) {
+      const start = at - prefix;
+      const end = this.#prefixAt(bytes, start)
+        ? this.#walkForward(bytes, run.end, at + run.bytes.length, bytes.length, true)
+        : -1;
+      if (end === -1) {
+        at = bytes.indexOf(run.bytes, at + 1);
+        continue;
+      }
+      visit(start, end);
+      // The next match starts at this one's end or later.
+      const next = end + prefix;
+      at = next + run.bytes.length > bytes.length ? -1 : bytes.indexOf(run.bytes, next);
+    }
+    return true;
   }
 
   async dispose(): Promise<void> {}
@@ -119,17 +158,8 @@ export class ClassSequenceLineMatcher implements LineMatcher {
   #matchesAround(bytes: Buffer, lineStart: number, from: number, to: number, lineEnd: number) {
     const items = this.#items;
     const run = this.#run as LiteralRun;
-    let at = to;
-    for (let index = run.end; index < items.length; index++) {
-      const { members, min, max } = items[index] as ClassItem;
-      let taken = 0;
-      while (taken < max && at < lineEnd && members[bytes[at] as number] === 1) {
-        at++;
-        taken++;
-      }
-      if (taken < min) return false;
-    }
-    at = from;
+    if (this.#walkForward(bytes, run.end, to, lineEnd, false) === -1) return false;
+    let at = from;
     for (let index = run.start - 1; index >= 0; index--) {
       const { members, min, max } = items[index] as ClassItem;
       let taken = 0;
@@ -138,6 +168,39 @@ export class ClassSequenceLineMatcher implements LineMatcher {
         taken++;
       }
       if (taken < min) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Where items `first` on, walked greedily from `at`, end (a lazy last item takes its minimum
+   * when `lazyLast`: only a match's extent tells it apart), or -1 where they do not match.
+   */
+  #walkForward(bytes: Buffer, first: number, at: number, lineEnd: number, lazyLast: boolean) {
+    const items = this.#items;
+    let position = at;
+    for (let index = first; index < items.length; index++) {
+      const { members, min, max, lazy } = items[index] as ClassItem;
+      const most = lazyLast && lazy && index === items.length - 1 ? min : max;
+      let taken = 0;
+      while (taken < most && position < lineEnd && members[bytes[position] as number] === 1) {
+        position++;
+        taken++;
+      }
+      if (taken < min) return -1;
+    }
+    return position;
+  }
+
+  /** Whether the fixed-length items before the extent run match from `start` on. */
+  #prefixAt(bytes: Buffer, start: number): boolean {
+    const items = this.#items;
+    let position = start;
+    for (let index = 0; index < (this.#extentRun as LiteralRun).start; index++) {
+      const { members, min } = items[index] as ClassItem;
+      for (let taken = 0; taken < min; taken++) {
+        if (members[bytes[position++] as number] !== 1) return false;
+      }
     }
     return true;
   }

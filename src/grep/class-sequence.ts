@@ -1,11 +1,13 @@
 /**
  * One position of a {@link classSequence}: the ASCII bytes it accepts (`members[byte] === 1`)
- * and how many of them in a row, `min` to `max` (`Infinity` for `+`, `*`, `{n,}`).
+ * and how many of them in a row, `min` to `max` (`Infinity` for `+`, `*`, `{n,}`), as few as
+ * it may (`lazy`, `+?`) or as many.
  */
 export interface ClassItem {
   members: Uint8Array;
   min: number;
   max: number;
+  lazy: boolean;
 }
 
 const printableAscii = /^[\x20-\x7e]$/;
@@ -39,7 +41,8 @@ export function classSequence(source: string): ClassItem[] | undefined {
     if (!atom) return undefined;
     const quantifier = readQuantifier(source, atom.end);
     if (!quantifier) return undefined;
-    items.push({ members: atom.members, min: quantifier.min, max: quantifier.max });
+    const { min, max, lazy } = quantifier;
+    items.push({ members: atom.members, min, max, lazy });
     at = quantifier.end;
   }
   return items.length > 0 && greedyIsExact(items) ? items : undefined;
@@ -115,10 +118,13 @@ function readClass(source: string, start: number) {
 
 function readQuantifier(source: string, at: number) {
   const character = source[at];
-  let quantifier: { min: number; max: number; end: number };
-  if (character === '?') quantifier = { min: 0, max: 1, end: at + 1 };
-  else if (character === '*') quantifier = { min: 0, max: Number.POSITIVE_INFINITY, end: at + 1 };
-  else if (character === '+') quantifier = { min: 1, max: Number.POSITIVE_INFINITY, end: at + 1 };
+  let quantifier: { min: number; max: number; end: number; lazy: boolean };
+  const lazy = false;
+  if (character === '?') quantifier = { min: 0, max: 1, end: at + 1, lazy };
+  else if (character === '*')
+    quantifier = { min: 0, max: Number.POSITIVE_INFINITY, end: at + 1, lazy };
+  else if (character === '+')
+    quantifier = { min: 1, max: Number.POSITIVE_INFINITY, end: at + 1, lazy };
   else if (character === '{') {
     const braces = /^\{(\d{1,4})(,(\d{0,4}))?\}/.exec(source.slice(at));
     if (!braces) return undefined;
@@ -126,10 +132,13 @@ function readQuantifier(source: string, at: number) {
     const max =
       braces[2] === undefined ? min : braces[3] ? Number(braces[3]) : Number.POSITIVE_INFINITY;
     if (max < min) return undefined;
-    quantifier = { min, max, end: at + braces[0].length };
-  } else return { min: 1, max: 1, end: at };
-  // A lazy quantifier matches where the greedy one does (only the match's length differs).
-  if (source[quantifier.end] === '?') quantifier.end++;
+    quantifier = { min, max, end: at + braces[0].length, lazy };
+  } else return { min: 1, max: 1, end: at, lazy };
+  // A lazy quantifier matches the lines the greedy one does; only a last item's extent differs.
+  if (source[quantifier.end] === '?') {
+    quantifier.end++;
+    quantifier.lazy = true;
+  }
   return quantifier;
 }
 

@@ -63,8 +63,15 @@ export class GrepRecordWriter {
     this.#length = position + bytes.length;
   }
 
-  /** For a `plain` writer: `lineCount` selected lines at once, each with its `\n`. */
+  /**
+   * For a `plain` writer: the text of `lineCount` selected lines at once, each line of it with
+   * its `\n` (empty for lines that print nothing: `grep -o` without a non-empty match).
+   */
   addText(lines: Uint8Array, lineCount: number): void {
+    if (lines.length === 0) {
+      this.#recordCount += lineCount;
+      return;
+    }
     // One record, whose `\n` is the last line's.
     this.add(lines.subarray(0, lines.length - 1), 0, true);
     this.#recordCount += lineCount - 1;

@@ -13,6 +13,11 @@ export interface GrepScanOptions extends LineBlocksOptions {
   after?: number;
   /** Context was asked for (even 0 lines): print separators between groups, as grep does. */
   context?: boolean;
+  /**
+   * `grep -o`: the pattern's regex with the `g` flag. A selected line then reaches the sink as
+   * its non-empty matches joined by `\n` (empty when it has none), never through `text`.
+   */
+  onlyMatching?: RegExp;
   /** Count only; the sink gets no lines. */
   countOnly?: boolean;
   /** Track 0-based line numbers; without it, lines are reported as -1 where no walk is needed. */

@@ -2,6 +2,7 @@ import { countNewlines, newline } from '../spool/newlines.js';
 import { lastLinesStart, lineEndAt } from './block-lines.js';
 import type { GrepScanOptions, GrepScanResult } from './grep-scan-options.js';
 import type { GrepSink } from './grep-sink.js';
+import { OnlyMatching } from './only-matching.js';
 
 interface Pending {
   bytes: Uint8Array;
@@ -35,7 +36,9 @@ export class GrepScanState {
   #pending: Pending[] = [];
 
   /** How a block's matching lines are gone through (see the methods of that name). */
-  readonly #mode: 'runs' | 'walk' | 'skim' | 'jump';
+  readonly #mode: 'runs' | 'walk' | 'skim' | 'jump' | 'matches';
+  /** `grep -o`: what the sink gets of a selected line is its matches. */
+  readonly #onlyMatching: OnlyMatching | undefined;
   /**
    * Only the number of selected lines is wanted: a matcher may count matching lines instead of
    * listing them (with invert, the block's other lines are counted).
@@ -53,12 +56,21 @@ export class GrepScanState {
       (options.before ?? 0) > 0 ||
       (options.after ?? 0) > 0;
     const invert = options.invert === true;
+    const only =
+      options.onlyMatching && options.countOnly !== true ? options.onlyMatching : undefined;
+    this.#onlyMatching = only && new OnlyMatching(options.matcher, only);
+    const wholeText = sink?.text !== undefined && options.maxCount === undefined;
     // -v without line numbers or context: the lines between two matches go out as one run.
-    const runs =
-      invert &&
-      !skim &&
-      (options.countOnly === true || (sink?.text !== undefined && options.maxCount === undefined));
-    this.#mode = runs ? 'runs' : invert ? 'walk' : skim ? 'skim' : 'jump';
+    const runs = invert && !skim && (options.countOnly === true || (wholeText && !only));
+    this.#mode = runs
+      ? 'runs'
+      : invert
+        ? 'walk'
+        : skim
+          ? 'skim'
+          : only && wholeText
+            ? 'matches'
+            : 'jump';
     this.countsOnly = options.countOnly === true;
     this.#invert = invert;
     this.needsBytes = options.countOnly !== true || invert || skim;
@@ -113,7 +125,7 @@ export class GrepScanState {
       const start = starts[index] ?? 0;
       this.#matchCount++;
       const end = block.indexOf(newline, start);
-      if (sink?.text && end !== -1) {
+      if (sink?.text && end !== -1 && !this.#onlyMatching) {
         if (start !== runEnd) {
           if (!this.#text(block, runStart, runEnd, runLines)) return false;
           runStart = start;
@@ -134,6 +146,18 @@ export class GrepScanState {
       }
     }
     return this.#text(block, runStart, runEnd, runLines);
+  }
+
+  /**
+   * `grep -o` without line numbers, context or a cap: a block's matches go to the sink's `text`
+   * at once, one per line.
+   */
+  matches(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    const only = this.#onlyMatching as OnlyMatching;
+    only.appendLines(Buffer.from(block.buffer, block.byteOffset, block.length), starts);
+    this.#matchCount += starts.length;
+    const text = only.take();
+    return this.#text(text, 0, text.length, starts.length);
   }
 
   /** Hands the `lineCount` lines of `block[from, to)`, `\n`s and all, to the sink's `text`. */
@@ -291,7 +315,8 @@ export class GrepScanState {
       sink.separator();
     }
     this.#lastEmitted = lineNumber;
-    if (sink.line(bytes, lineNumber, isMatch) === false) {
+    const shown = isMatch && this.#onlyMatching ? this.#onlyMatching.ofLine(bytes) : bytes;
+    if (sink.line(shown, lineNumber, isMatch) === false) {
       this.#stoppedBySink = true;
       return false;
     }

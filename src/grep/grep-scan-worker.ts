@@ -1,12 +1,13 @@
 // Greps one line-aligned part of a file and posts the lines to print, in batches, for
 // parallel-grep-scan.ts to write in part order. Loaded as a worker thread.
 import { parentPort, workerData } from 'node:worker_threads';
+import { writeFullySync } from '../spool/file-io.js';
 import { FileSpoolReader } from '../spool/file-spool-reader.js';
 import { countNewlines } from '../spool/newlines.js';
 import { workerFailure } from '../spool/parallel-ranges.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import { tailOffset } from '../spool/tail-offset.js';
-import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
+import { compileMatcher, type PatternSyntax, patternRegex } from './compile-matcher.js';
 import { batchBytes, GrepRecordWriter } from './grep-line-records.js';
 import { grepReadOptions, grepScan } from './grep-scan.js';
 
@@ -29,8 +30,16 @@ export interface GrepPartTask {
   maxCount: number;
   /** Posted bytes not yet acknowledged above which the worker waits for the main thread. */
   creditBytes: number;
+  /**
+   * A file (an open descriptor of the process) to write batches to instead of waiting for
+   * credit, up to `spillBytes` in all; the main thread reads them back in turn.
+   */
+  spillFd: number | undefined;
+  spillBytes: number;
   /** Batches are the printed text itself (each selected line and `\n`), not records. */
   plain: boolean;
+  /** `grep -o`: a selected line is sent as its non-empty matches joined by `\n`. */
+  onlyMatching: boolean;
 }
 
 /**
@@ -44,6 +53,7 @@ export interface GrepPartTask {
  */
 export type GrepPartMessage =
   | { records: Uint8Array; recordCount: number; scanned: number }
+  | { spilled: { position: number; length: number }; recordCount: number; scanned: number }
   | { done: { selected: number; lineCount: number } };
 
 const task = workerData as GrepPartTask;
@@ -74,11 +84,22 @@ async function scanPart(): Promise<GrepPartMessage> {
       leadingLines += countNewlines(chunk);
     }
     let lastPost = Date.now();
+    let spilledBytes = 0;
     const post = async (scanned: number) => {
       const { recordCount } = writer;
       const records = writer.take();
-      unacknowledged += records.buffer.byteLength;
       lastPost = Date.now();
+      if (
+        unacknowledged + records.buffer.byteLength > task.creditBytes &&
+        spill(records, spilledBytes)
+      ) {
+        const spilled = { position: spilledBytes, length: records.length };
+        spilledBytes += records.length;
+        writer.recycle(records.buffer as ArrayBuffer);
+        parentPort?.postMessage({ spilled, recordCount, scanned } satisfies GrepPartMessage);
+        return;
+      }
+      unacknowledged += records.buffer.byteLength;
       const message: GrepPartMessage = { records, recordCount, scanned };
       parentPort?.postMessage(message, [records.buffer as ArrayBuffer]);
       while (unacknowledged > task.creditBytes) {
@@ -99,6 +120,9 @@ async function scanPart(): Promise<GrepPartMessage> {
         firstLineNumber: -leadingLines,
         before: task.before,
         after: task.after,
+        ...(task.onlyMatching
+          ? { onlyMatching: patternRegex(task.pattern, { ...task.patternOptions, global: true }) }
+          : {}),
         // The sink applies the cap: the leading lines' matches do not count.
         ...(task.countOnly ? { maxCount: task.maxCount } : {}),
         onProgress: async (scanned) => {
@@ -110,7 +134,10 @@ async function scanPart(): Promise<GrepPartMessage> {
       },
       {
         line(bytes, lineNumber, isSelected) {
-          writer.add(bytes, lineNumber, isSelected);
+          // Plain -o output of a line without a non-empty match (`-o -v`) is nothing, not `\n`.
+          if (!(task.plain && task.onlyMatching && bytes.length === 0)) {
+            writer.add(bytes, lineNumber, isSelected);
+          }
           const owned = lineNumber >= 0 || !task.tracksLines;
           if (isSelected && owned && ++selected === task.maxCount) {
             lastToPrint = lineNumber + task.after;
@@ -137,6 +164,21 @@ async function scanPart(): Promise<GrepPartMessage> {
   } finally {
     await matcher.dispose();
     await reader.close();
+  }
+}
+
+/**
+ * Writes a batch to the spill file at `position`, where the task has one and room is left;
+ * whether it did. A failed write (a full disk) turns spilling off: the part waits instead.
+ */
+function spill(records: Uint8Array, position: number): boolean {
+  if (task.spillFd === undefined || position + records.length > task.spillBytes) return false;
+  try {
+    writeFullySync(task.spillFd, records, position);
+    return true;
+  } catch {
+    task.spillFd = undefined;
+    return false;
   }
 }
 

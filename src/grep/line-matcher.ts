@@ -1,5 +1,5 @@
 import { newline } from '../spool/newlines.js';
-import { needleAnchor } from './needle-anchor.js';
+import { needleAnchor, pairAnchor } from './needle-anchor.js';
 import { SimdLiteralSearch } from './simd-literal-search.js';
 
 /**
@@ -18,6 +18,12 @@ export interface LineMatcher {
    * them (`grep -c`).
    */
   countMatchingLines?(block: Uint8Array): number;
+  /**
+   * The non-empty matches of one line (no `\n` in it), leftmost first and not overlapping, as
+   * the pattern's `g` regex finds them (`grep -o`), where the matcher can tell them without a
+   * regex. Returns `false`, having visited nothing, where it cannot.
+   */
+  visitMatches?(line: Buffer, visit: (start: number, end: number) => void): boolean;
   /** Releases a worker, if the matcher has one. */
   dispose(): Promise<void>;
 }
@@ -65,6 +71,16 @@ export class BytesLineMatcher implements LineMatcher {
     return this.visitLines(block, undefined);
   }
 
+  /** Each occurrence of the needle, the next searched from the end of the last. */
+  visitMatches(line: Buffer, visit: (start: number, end: number) => void): boolean {
+    const needle = this.#needle;
+    if (needle.length === 0) return true;
+    for (let at = line.indexOf(needle); at !== -1; at = line.indexOf(needle, at + needle.length)) {
+      visit(at, at + needle.length);
+    }
+    return true;
+  }
+
   async dispose(): Promise<void> {}
 
   /**
@@ -79,7 +95,7 @@ export class BytesLineMatcher implements LineMatcher {
     if (this.#anchor === -1) {
       this.#anchor = needleAnchor(needle, bytes);
       this.#anchorByte = needle[this.#anchor] as number;
-      this.#simd = SimdLiteralSearch.create(needle, this.#anchor || needle.length - 1);
+      this.#simd = SimdLiteralSearch.create(needle, pairAnchor(needle, bytes));
     }
     // Dense matches cost a few byte searches each here; the SIMD kernel finds them in one pass
     // (1 MiB blocks in its memory, a matching line per KiB: 1.2-1.6x faster). Sparse ones it
@@ -264,7 +280,7 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
       this.#anchorCases = [lower, isLetter ? lower - 0x20 : lower];
       this.#simd = SimdLiteralSearch.create(
         this.#needle,
-        this.#anchor || this.#needle.length - 1,
+        pairAnchor(this.#needle, bytes, true),
         true,
       );
     }

@@ -38,6 +38,42 @@ export function needleAnchor(needle: Uint8Array, block: Uint8Array, foldCase = f
   return anchor;
 }
 
+/**
+ * The second byte the SIMD pair filter compares beside a needle's first: the one whose pair
+ * with the first byte, at its distance, occurs least often in a sample of `block` (with
+ * `foldCase`, in either case), ties going to the farthest. The rarest single byte can make a
+ * common pair: every line of an access log holds `upstream_status=`, so `upstream_status=5`
+ * wants `u` and the `5` sixteen bytes on, which few lines hold. 0 for a one-byte needle.
+ *
+ * @example
+ * ```ts
+ * pairAnchor(Buffer.from('status=5'), Buffer.from('status=200\nstatus=503\n')); // 7
+ * ```
+ */
+export function pairAnchor(needle: Uint8Array, block: Uint8Array, foldCase = false): number {
+  const fold = (byte: number) => (foldCase && isAsciiLetter(byte) ? byte | 0x20 : byte);
+  const first = fold(needle[0] as number);
+  const end = Math.min(block.length, sampleBytes);
+  const starts: number[] = [];
+  for (let index = 0; index < end; index++) {
+    if (fold(block[index] as number) === first) starts.push(index);
+  }
+  let pair = needle.length > 1 ? needle.length - 1 : 0;
+  let pairCount = Number.POSITIVE_INFINITY;
+  for (let distance = needle.length - 1; distance >= 1; distance--) {
+    const byte = fold(needle[distance] as number);
+    let count = 0;
+    for (const start of starts) {
+      if (start + distance < end && fold(block[start + distance] as number) === byte) count++;
+    }
+    if (count < pairCount) {
+      pair = distance;
+      pairCount = count;
+    }
+  }
+  return pair;
+}
+
 const isAsciiLetter = (byte: number) => (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a;
 
 /**

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { startWorker } from '../shared/start-worker.js';
 import { workerUrl } from '../shared/worker-url.js';
@@ -9,6 +10,7 @@ import type { GrepScanOptions } from './grep-scan-options.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
 import type { GrepSink } from './grep-sink.js';
 import { OrderedGrepMerge } from './ordered-grep-merge.js';
+import { openSpillFile, SpillReader } from './spill-file.js';
 
 /**
  * Options for {@link parallelGrepScan}: grep's flags, as for `grepScan`, and the threads.
@@ -19,6 +21,11 @@ export interface ParallelGrepScanOptions
       GrepScanOptions,
       'invert' | 'maxCount' | 'before' | 'after' | 'context' | 'countOnly' | 'lineNumbers'
     > {
+  /**
+   * `grep -o`: each part's thread hands over a selected line's non-empty matches joined by
+   * `\n` instead of the line (see `GrepScanOptions.onlyMatching`).
+   */
+  onlyMatching?: boolean;
   /** Worker threads, one per line-aligned part. Default `defaultThreadCount()`. */
   threads?: number;
   /**
@@ -26,6 +33,12 @@ export interface ParallelGrepScanOptions
    * bound on memory when later parts print faster than the output takes it. Default 4 MiB.
    */
   creditBytes?: number;
+  /**
+   * Bytes of output a later part may write to a private temporary file (unlinked at once)
+   * while earlier parts are written, rather than wait for credit: its threads go on scanning.
+   * Default 256 MiB per part; 0 turns it off.
+   */
+  spillBytes?: number;
   signal?: AbortSignal;
   /** Called after each batch of output is written; a returned promise is awaited (back-pressure). */
   onProgress?: (bytesScanned: number) => void | Promise<void>;
@@ -89,7 +102,14 @@ export async function parallelGrepScan(
     sink?.text !== undefined && !tracksLines && !countOnly && maxCount === Number.POSITIVE_INFINITY;
   const parts = await fileParts(path, { threads: options.threads, signal });
   const creditBytes = options.creditBytes ?? 4 * 1024 * 1024;
-  const workers = parts.map((part) => {
+  const spillBytes = options.spillBytes ?? 256 * 1024 * 1024;
+  // The first part's output is written as it comes; a later one may have to wait its turn.
+  const spills = await Promise.all(
+    parts.map((_, index) =>
+      index > 0 && spillBytes > 0 && !countOnly ? openSpillFile() : undefined,
+    ),
+  );
+  const workers = parts.map((part, index) => {
     const task: GrepPartTask = {
       path,
       ...part,
@@ -102,7 +122,10 @@ export async function parallelGrepScan(
       countOnly,
       maxCount,
       creditBytes,
+      spillFd: spills[index]?.fd,
+      spillBytes,
       plain,
+      onlyMatching: options.onlyMatching === true,
     };
     return startWorker(workerUrl('grep/grep-scan-worker.js'), {
       workerData: task,
@@ -117,6 +140,7 @@ export async function parallelGrepScan(
     { tracksLines, context, after, maxCount },
     countOnly ? undefined : sink,
   );
+  const spilled = new SpillReader();
   try {
     let total = 0;
     let printed = 0;
@@ -134,9 +158,13 @@ export async function parallelGrepScan(
           break;
         }
         printed += message.recordCount;
+        const records =
+          'spilled' in message
+            ? spilled.read(spills[index] as FileHandle, message.spilled)
+            : message.records;
         const goOn = plain
-          ? sink?.text?.(message.records, message.recordCount) !== false
-          : readGrepRecords(message.records, (bytes, lineNumber, selected) =>
+          ? sink?.text?.(records, message.recordCount) !== false
+          : readGrepRecords(records, (bytes, lineNumber, selected) =>
               merge.line(bytes, lineNumber, selected),
             );
         await options.onProgress?.(scannedBefore + message.scanned);
@@ -145,17 +173,22 @@ export async function parallelGrepScan(
             ? { matchCount: printed, stoppedBySink: true }
             : { matchCount: merge.selected, stoppedBySink: merge.stoppedBySink };
         }
-        const { buffer } = message.records;
-        worker.postMessage(buffer, [buffer as ArrayBuffer]);
+        if ('records' in message) {
+          const { buffer } = message.records;
+          worker.postMessage(buffer, [buffer as ArrayBuffer]);
+        }
       }
       await worker.terminate();
       if (countOnly && total >= maxCount) break;
     }
     return {
-      matchCount: countOnly ? Math.min(total, maxCount) : plain ? printed : merge.selected,
+      // Plain output's lines are the selected ones, except with -o: a line without a
+      // non-empty match prints nothing, and each part counted its selected lines.
+      matchCount: countOnly ? Math.min(total, maxCount) : plain ? total : merge.selected,
       stoppedBySink: false,
     };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
+    await Promise.all(spills.map((spill) => spill?.close()));
   }
 }
