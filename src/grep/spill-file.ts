@@ -34,7 +34,8 @@ export async function openSpillFile(): Promise<FileHandle | undefined> {
  *
  * @example
  * ```ts
- * const batch = reader.read(spill, { position: 0, length: 262_144 }); // valid until the next read
+ * const spill = await openSpillFile();
+ * const batch = spill && new SpillReader().read(spill, { position: 0, length: 4096 });
  * ```
  */
 export class SpillReader {
