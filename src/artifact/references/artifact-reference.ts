@@ -23,6 +23,24 @@ export interface OutputReference {
 /** The key that makes an object a reference. */
 export const referenceKey = '$artifact';
 
+/** `$$artifact`, `$$$artifact`, …: the escape of a key, delivered with one `$` less. */
+const escapedKey = /^\$\$+artifact$/;
+
+/**
+ * The key a tool gets for `key` of the arguments: an escaped `$$artifact` (or `$$$artifact`, …)
+ * with one `$` stripped, so an object whose key is `$artifact` can reach a tool literally;
+ * any other key as it is.
+ *
+ * @example
+ * ```ts
+ * deliveredKey('$$artifact'); // '$artifact'
+ * deliveredKey('$artifact'); // '$artifact' (a reference is resolved, not renamed)
+ * ```
+ */
+export function deliveredKey(key: string): string {
+  return escapedKey.test(key) ? key.slice(1) : key;
+}
+
 const selectors = ['lines', 'json', 'grep'] as const;
 
 /**
@@ -87,8 +105,9 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
 }
 
 /**
- * Whether a reference stands anywhere in `node` (checked or not): arguments without one are
- * passed on as they are, without a turn of the event loop.
+ * Whether a reference, or an escaped key (see {@link deliveredKey}), stands anywhere in `node`
+ * (checked or not): arguments without one are passed on as they are, without a turn of the
+ * event loop.
  *
  * @example
  * ```ts
@@ -98,7 +117,10 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
 export function containsReference(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some(containsReference);
-  return Object.hasOwn(node, referenceKey) || Object.values(node).some(containsReference);
+  return (
+    Object.keys(node).some((key) => key === referenceKey || escapedKey.test(key)) ||
+    Object.values(node).some(containsReference)
+  );
 }
 
 /**
