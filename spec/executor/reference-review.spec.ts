@@ -234,6 +234,17 @@ describe('the $$artifact escape', () => {
     );
     expect(take.received).toEqual([{ $artifact: 'call_1' }]);
   });
+
+  it('a malformed reference says how to send the object literally', async () => {
+    const take = taker();
+    const { session, call } = await sessionWith(() => 'a', [take.tool as Tool<never>]);
+    await using _ = session;
+    for (const value of [{ $artifact: 'call_out', note: 'x' }, { $artifact: { type: 'file' } }]) {
+      const outcome = await call('take', { value });
+      expect(outcome?.call.error?.code).toBe('E_BAD_REFERENCE');
+      expect(textOf(outcome)).toContain('write "$$artifact"');
+    }
+  });
 });
 
 describe('reference errors are bounded', () => {
@@ -339,5 +350,21 @@ describe('output names', () => {
     }
     await using artifact = await spool('text', { name: 'notes' });
     expect(artifact.name).toBe('notes');
+  });
+
+  it('refuses a blank name on an artifact a handler returns, made without spool()', async () => {
+    const open = defineTool({
+      name: 'open_file',
+      description: 'Opens this file.',
+      inputSchema: z.object({}),
+      handler: () => SpooledArtifact.fromFile(new URL(import.meta.url).pathname, { name: ' ' }),
+    });
+    await using session = new ToolSession({ tools: [open] });
+    const [outcome] = await session.run(
+      [{ id: 'f', name: 'open_file', arguments: {} }],
+      session.dispatch(),
+    );
+    expect(outcome?.call.error?.code).toBe('E_INVALID_ARGUMENT');
+    expect(textOf(outcome)).toContain('which names nothing');
   });
 });

@@ -54,6 +54,9 @@ const selectors = ['lines', 'json', 'grep'] as const;
 export const referenceFormHelp =
   'Any tool argument may be {"$artifact":"<id or name>"}, optionally with "lines":"A-B", "json":"$.path" (one value) or "grep":"regex".';
 
+/** Where a model may have meant a literal object: how to send one. */
+const literalHint = ' (to send an object with a "$artifact" key as it is, write "$$artifact")';
+
 /** An E_BAD_REFERENCE naming what was wrong. */
 export function badReference(message: string, cause?: unknown): SpoolforgeError {
   return new SpoolforgeError('E_BAD_REFERENCE', message, cause === undefined ? {} : { cause });
@@ -81,14 +84,14 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
   const record = node as Record<string, unknown>;
   const target = record[referenceKey];
   if (typeof target !== 'string' || target === '') {
-    throw badReference('"$artifact" must be the callId or name of a spooled output');
+    throw badReference(`"$artifact" must be the callId or name of a spooled output${literalHint}`);
   }
   // OpenAI strict mode sends null for a selector left out.
   const others = Object.keys(record).filter((key) => key !== referenceKey && record[key] !== null);
   const stray = others.filter((key) => !(selectors as readonly string[]).includes(key));
   if (stray.length > 0) {
     throw badReference(
-      `A reference takes "$artifact" and at most one of ${selectors.map((each) => `"${each}"`).join(', ')}; not ${stray.map((key) => `"${quoteInput(key, 40)}"`).join(', ')}`,
+      `A reference takes "$artifact" and at most one of ${selectors.map((each) => `"${each}"`).join(', ')}; not ${stray.map((key) => `"${quoteInput(key, 40)}"`).join(', ')}${literalHint}`,
     );
   }
   if (others.length > 1) {
