@@ -77,9 +77,10 @@ export const defaultMaxReferenceBytes = 1024 * 1024;
  * the output's text, a line range's or a grep's lines as text, or the JSON value a JSONPath
  * selects; an `artifactArgument()` of `schema` gets a `SpooledArtifact`. Values substituted are
  * not searched again. A key `$$artifact` is delivered as `$artifact` (one `$` stripped from a
- * key of two or more), so a tool can be sent a literal `{"$artifact": …}` object. A reference to an output outside `scope`, a malformed one or a bad
- * selector, a JSONPath selecting other than one value, or inline values over
- * `maxReferenceBytes` fail with `E_BAD_REFERENCE` (artifacts already created are closed).
+ * key of two or more), so a tool can be sent a literal `{"$artifact": …}` object. A reference
+ * to an output outside `scope`, a malformed one or a bad selector, a JSONPath selecting other
+ * than one value, or inline values over `maxReferenceBytes` fail with `E_BAD_REFERENCE`
+ * (artifacts already created are closed).
  *
  * @example
  * ```ts

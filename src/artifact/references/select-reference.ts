@@ -113,13 +113,9 @@ export async function selectArtifact(
     // The lines as the inline value has them: without the last one's `\n`.
     const [last] = to > from ? await artifact.reader.read(to - 1, 1, { signal }) : [];
     if (last === newline) to--;
-    const view = new SpooledArtifact(
-      new SliceSpoolReader(artifact.reader, { start: from, end: to }),
-      {
-        maxStringBytes: artifact.maxStringBytes,
-      },
-    );
-    return { artifact: view, created: true };
+    const reader = new SliceSpoolReader(artifact.reader, { start: from, end: to });
+    const { maxStringBytes } = artifact;
+    return { artifact: new SpooledArtifact(reader, { maxStringBytes }), created: true };
   }
   const value = await selectValue(artifact, reference, options);
   const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? 'null');
