@@ -6,6 +6,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  ArtifactStore,
   artifactArgument,
   defineTool,
   SpooledArtifact,
@@ -182,6 +183,38 @@ describe('artifactArgument() with a "lines" range', () => {
     expect(upload.seen.map(({ sha256, bytes }) => ({ sha256, bytes }))).toEqual([
       { sha256: hash(log.subarray(5, 10)), bytes: 5 },
       { sha256: hash(log.subarray(5)), bytes: 11 },
+    ]);
+  });
+
+  it("reads in place from a store's output too", async () => {
+    const log = Array.from({ length: 5_000 }, (_, line) => `${line + 1} INFO\r\n`).join('');
+    const fetchLog = defineTool({
+      name: 'fetch_log',
+      description: 'The log.',
+      inputSchema: z.object({}),
+      handler: () => log,
+    });
+    const upload = uploader();
+    const store = await ArtifactStore.open(await mkdtemp(join(spools, 'store-')));
+    await using session = new ToolSession({ tools: [fetchLog, upload.tool], store });
+    const [fetched] = await session.run(
+      [{ id: 'call_log', name: 'fetch_log', arguments: {} }],
+      session.dispatch(),
+    );
+    expect(fetched?.ref).toBeDefined(); // stored, not in a temp spool
+    await session.run(
+      [
+        {
+          id: 'up',
+          name: 'upload_log',
+          arguments: { log: { $artifact: 'call_log', lines: '4999-5000' } },
+        },
+      ],
+      session.dispatch(),
+    );
+    const expected = Buffer.from('4999 INFO\r\n5000 INFO\r');
+    expect(upload.seen.map(({ sha256, bytes }) => ({ sha256, bytes }))).toEqual([
+      { sha256: createHash('sha256').update(expected).digest('hex'), bytes: expected.length },
     ]);
   });
 
