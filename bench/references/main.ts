@@ -2,8 +2,9 @@
  * References bench: `npm run bench:references -- [--size 4G]` (after `npm run build`). Memory,
  * not speed. In a child `node` process, a tool streams a generated log of `--size` into a
  * `ToolSession` (spooled to a temp file); a second tool takes it by reference through an
- * `artifactArgument()` and hashes every byte from its reader. Prints whether the sha256 of what
- * it read equals the sha256 of what was produced, and the process's RSS at each step and at its
+ * `artifactArgument()` and hashes every byte from its reader; then, in a process of its own, the
+ * same with lines 2 to the end (a view of the spool, read in place). Prints whether the sha256
+ * of what it read equals the sha256 of what was produced, and the process's RSS at each step and at its
  * peak (the goal: at most 128 MiB, whatever the size). Then the round trip of a 300 KB JSON page
  * passed on by a JSONPath reference: the o200k tokens of the arguments the model writes against
  * the tokens of retyping the page.
@@ -25,17 +26,23 @@ const size = parseSize(values.size);
  * The log is passed in a child `node` process (pass-log.mjs): this one runs under tsx, whose
  * loader thread alone adds ~60 MiB, and counts the round trip's tokens.
  */
-function passLog(): void {
+function passLog(selection: 'whole' | 'lines'): void {
   const script = fileURLToPath(new URL('./pass-log.mjs', import.meta.url));
-  const child = spawnSync(process.execPath, [script, String(size)], { encoding: 'utf8' });
+  const flags = selection === 'lines' ? ['--lines'] : [];
+  const child = spawnSync(process.execPath, [script, String(size), ...flags], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`pass-log.mjs failed: ${child.stderr}`);
   const report = JSON.parse(child.stdout) as PassLogReport;
+  const passed =
+    selection === 'lines'
+      ? 'lines 2 to the end passed by reference ({"$artifact":"call_log","lines":"2-999999999"}, a view read in place)'
+      : 'passed by reference';
   console.log(
-    `log of ${(size / mebibyte).toLocaleString('en-US')} MiB passed by reference to an artifactArgument(), in a plain node process:`,
+    `log of ${(size / mebibyte).toLocaleString('en-US')} MiB, ${passed} to an artifactArgument(), in a plain node process:`,
   );
   console.log(`  tool result: ${report.result}`);
+  const expected = report.expectedBytes;
   console.log(
-    `  bytes read ${report.readBytes === size ? '= ' : '≠ '}${size}; sha256 ${report.sha256Equal ? 'equal' : 'DIFFERS'}`,
+    `  bytes read ${report.readBytes === expected ? '= ' : '≠ '}${expected}; sha256 ${report.sha256Equal ? 'equal' : 'DIFFERS'}`,
   );
   console.log(`  CPU while spooling: ${report.spoolCpuSeconds.toFixed(1)} s`);
   const { atStart, afterImports, afterSpool, peak } = report.rss;
@@ -48,6 +55,7 @@ function passLog(): void {
 interface PassLogReport {
   result: string;
   readBytes: number;
+  expectedBytes: number;
   sha256Equal: boolean;
   spoolCpuSeconds: number;
   rss: { atStart: number; afterImports: number; afterSpool: number; peak: number };
@@ -98,5 +106,6 @@ async function roundTrip(): Promise<void> {
   console.log(`  body received byte-identical: ${received === page.body}`);
 }
 
-passLog();
+passLog('whole');
+passLog('lines');
 await roundTrip();

@@ -1,7 +1,9 @@
 // The log half of the references bench, run by main.ts in a plain `node` process so that what
 // it measures is what a user's process would peak at: no tsx (its loader thread alone adds
 // ~60 MiB), nothing loaded but what the path loads. Plain JavaScript for the same reason.
-// Usage: node bench/references/pass-log.mjs <bytes> [--read-buffers=reuse]; prints one JSON line.
+// With --lines it passes lines 2 to the end instead (a view of the spool, read in place).
+// Usage: node bench/references/pass-log.mjs <bytes> [--lines] [--read-buffers=reuse]; prints one
+// JSON line.
 import { createHash } from 'node:crypto';
 
 const mebibyte = 1024 * 1024;
@@ -12,6 +14,7 @@ const { readerChunks } = await import('../../dist/engine.js');
 const { artifactArgument, defineTool, ToolSession } = await import('../../dist/index.js');
 const afterImports = rss();
 const size = Number(process.argv[2]);
+const linesOnly = process.argv.includes('--lines');
 let peak = afterImports;
 const sampler = setInterval(() => {
   peak = Math.max(peak, rss());
@@ -28,8 +31,12 @@ const template = (() => {
   return Buffer.from(lines.join('')).subarray(0, mebibyte);
 })();
 const stampAt = template.indexOf('0000000');
+const firstLineBytes = template.indexOf(10) + 1;
 
+/** What the tool should read: the log, or with --lines all but its first line and a final `\n`. */
 const produced = createHash('sha256');
+let expectedBytes = 0;
+let held;
 const produceLog = defineTool({
   name: 'produce_log',
   description: 'Streams the build log.',
@@ -43,7 +50,13 @@ const produceLog = defineTool({
           .slice(-7),
         stampAt,
       );
-      produced.update(chunk);
+      if (!linesOnly) produced.update(chunk);
+      else {
+        if (held !== undefined) produced.update(held);
+        produced.update(chunk.subarray(written === 0 ? firstLineBytes : 0, -1));
+        held = chunk.subarray(-1);
+      }
+      expectedBytes += chunk.length;
       yield chunk;
     }
   },
@@ -73,16 +86,23 @@ const spoolCpu = process.cpuUsage(cpu);
 const afterSpool = rss();
 const second = session.dispatch();
 second.ack();
+const log = linesOnly ? { $artifact: 'call_log', lines: '2-999999999' } : { $artifact: 'call_log' };
 const [outcome] = await session.run(
-  [{ id: 'call_up', name: 'upload_log', arguments: { log: { $artifact: 'call_log' } } }],
+  [{ id: 'call_up', name: 'upload_log', arguments: { log } }],
   second,
 );
+if (linesOnly) {
+  expectedBytes -= firstLineBytes;
+  if (held?.[0] === 10) expectedBytes--;
+  else if (held !== undefined) produced.update(held);
+}
 clearInterval(sampler);
 await session[Symbol.asyncDispose]();
 console.log(
   JSON.stringify({
     result: outcome?.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
     readBytes,
+    expectedBytes,
     sha256Equal: read === produced.digest('hex'),
     spoolCpuSeconds: (spoolCpu.user + spoolCpu.system) / 1e6,
     rss: { atStart, afterImports, afterSpool, peak: Math.max(peak, rss()) },

@@ -128,9 +128,10 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
         body: z.string(),
         version: z.number().int(),
         notes: z.array(z.string()).optional(),
+        meta: z.record(z.string(), z.unknown()).optional(),
       },
     },
-    ({ body, version, notes }) => ({
+    ({ body, version, notes, meta }) => ({
       content: [
         {
           type: 'text',
@@ -139,6 +140,7 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
             bytes: Buffer.byteLength(body),
             version,
             notes,
+            meta,
           }),
         },
       ],

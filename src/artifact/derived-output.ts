@@ -1,9 +1,7 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
+import { checkOutputName } from './output-name.js';
 
 const brand = Symbol.for('spoolforge.derivedOutput');
-
-/** The longest name a model may give a new output: every later handle, listing and enum shows it. */
-const maxNameChars = 100;
 
 /**
  * A new output a tool method made of an artifact (a JSON document with one value set, the
@@ -28,8 +26,8 @@ export class DerivedOutput {
   /** Its kind's name (`json`, `text`, …). */
   readonly kind: string;
   /**
-   * A name the model gave it, kept as the artifact's `name`: one line of at most 100
-   * characters (else `E_INVALID_TOOL_ARGS`).
+   * A name the model gave it, kept as the artifact's `name`: one line of 1 to 100
+   * characters, not only spaces (else `E_INVALID_TOOL_ARGS`).
    */
   readonly name: string | undefined;
   /** One line: what it is and what it was made of. */
@@ -43,7 +41,7 @@ export class DerivedOutput {
   }) {
     this.bytes = init.bytes;
     this.kind = init.kind;
-    this.name = checkName(init.name ?? undefined);
+    this.name = checkOutputName(init.name ?? undefined, 'E_INVALID_TOOL_ARGS');
     this.summary = init.summary;
   }
 
@@ -51,15 +49,6 @@ export class DerivedOutput {
   static isInstance(value: unknown): value is DerivedOutput {
     return typeof value === 'object' && value !== null && brand in value;
   }
-}
-
-function checkName(name: string | undefined): string | undefined {
-  // Control characters would break the one-line handle and listing rows the name is shown in.
-  if (name === undefined || (name.length <= maxNameChars && !/\p{Cc}/u.test(name))) return name;
-  throw new SpoolforgeError(
-    'E_INVALID_TOOL_ARGS',
-    `name must be one line of at most ${maxNameChars} characters, like "q4-rows" (got ${name.length} characters)`,
-  );
 }
 
 /**

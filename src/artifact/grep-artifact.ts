@@ -82,11 +82,36 @@ export interface GrepTarget {
  * await streamGrep(artifact, 'ERROR', { context: 1 }, (line) => void shown.push(line));
  * ```
  */
-export async function streamGrep(
+export function streamGrep(
   artifact: GrepTarget,
   pattern: string,
   options: GrepOptions,
   onLine: (line: GrepLine) => boolean | undefined,
+  onSeparator: () => void = () => {},
+): Promise<GrepScanResult> {
+  return streamGrepBytes(
+    artifact,
+    pattern,
+    options,
+    (bytes, lineNumber, isMatch) => onLine({ lineNumber, text: decodeUtf8(bytes), isMatch }),
+    onSeparator,
+  );
+}
+
+/**
+ * {@link streamGrep} with each line as its bytes (without `\n`, valid during the call only), for
+ * a caller that weighs a line before it decodes it.
+ *
+ * @example
+ * ```ts
+ * await streamGrepBytes(artifact, 'ERROR', {}, (bytes) => bytes.length < 4096);
+ * ```
+ */
+export async function streamGrepBytes(
+  artifact: GrepTarget,
+  pattern: string,
+  options: GrepOptions,
+  onLine: (bytes: Uint8Array, lineNumber: number, isMatch: boolean) => boolean | undefined,
   onSeparator: () => void = () => {},
 ): Promise<GrepScanResult> {
   for (const key of ['maxCount', 'before', 'after', 'context', 'timeout', 'startLine'] as const) {
@@ -123,11 +148,7 @@ export async function streamGrep(
         ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
         ...(signal ? { signal } : {}),
       },
-      {
-        line: (bytes, lineNumber, isMatch) =>
-          onLine({ lineNumber, text: decodeUtf8(bytes), isMatch }),
-        separator: onSeparator,
-      },
+      { line: onLine, separator: onSeparator },
     );
   } finally {
     await matcher.dispose();

@@ -5,6 +5,7 @@ import type { ArtifactKind } from './kinds/artifact-kind.js';
 import { type ArtifactKinds, labelKind } from './kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from './kinds/built-in-kinds.js';
 import { sniffBytes } from './kinds/sniff-sample.js';
+import { checkOutputName } from './output-name.js';
 import type { SpooledArtifact, SpooledArtifactOptions } from './spooled-artifact.js';
 
 /**
@@ -54,6 +55,7 @@ export async function spool(
   options: SpoolOptions = {},
 ): Promise<SpooledArtifact> {
   const { signal, kind: declared, kinds = defaultArtifactKinds, ...artifactOptions } = options;
+  checkOutputName(options.name, 'E_INVALID_ARGUMENT');
   const declaredKind = declared === undefined ? undefined : kinds.named(declared);
   const writer = new SpoolWriter(options);
   try {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { DerivedOutput } from '../artifact/derived-output.js';
 import { Media } from '../artifact/media.js';
+import { checkOutputName } from '../artifact/output-name.js';
 import { containsReference } from '../artifact/references/artifact-reference.js';
 import {
   type ReferenceScope,
   resolveArtifactReferences,
 } from '../artifact/references/resolve-references.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
+import { errorResultText } from '../shared/error-result-text.js';
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { isArtifactTool } from '../tools/artifact-tool.js';
 import type { DispatchContext } from '../tools/dispatch-context.js';
@@ -126,6 +128,8 @@ export async function executeToolCall(
       : { value: call.arguments, created: [] };
     created.push(...resolved.created);
     const input = validate(tool, resolved.value);
+    // Checked before the tool runs: the name comes of the model's arguments.
+    const name = checkOutputName(tool.outputName?.(input), 'E_INVALID_TOOL_ARGS');
     const progress = (update: { message?: string; bytes?: number }) =>
       emitToolEvent(listener, { ...update, type: 'progress', toolCallId: call.id });
     let value = await runHandler(tool, input, { signal, toolCallId: call.id, dispatch, progress });
@@ -156,8 +160,7 @@ export async function executeToolCall(
       // An artifact tool's answer is text, or media it read back (tool_output_cache of an image).
       call.results = Media.isInstance(value) ? value : String(value);
     } else {
-      const name = tool.outputName?.(input);
-      const named = name ? { name } : {};
+      const named = name === undefined ? {} : { name };
       ({ results: call.results, ref } = await wrapValue(tool, value, {
         ...options,
         spool: { ...options.spool, ...named },
@@ -175,7 +178,7 @@ export async function executeToolCall(
       : new SpoolforgeError('E_TOOL_FAILED', String((error as Error)?.message ?? error), {
           cause: error,
         });
-    content = [{ type: 'text', text: `Error (${call.error.code}): ${call.error.message}` }];
+    content = [{ type: 'text', text: errorResultText(call.error) }];
   } finally {
     // Selections spooled for artifact arguments live for the call only.
     await Promise.all(created.map((artifact) => artifact.close()));

@@ -1,5 +1,6 @@
 import type { ArtifactKinds } from '../artifact/kinds/artifact-kinds.js';
 import { Media } from '../artifact/media.js';
+import { checkOutputName } from '../artifact/output-name.js';
 import { type SpoolOptions, type SpoolSource, spool } from '../artifact/spool.js';
 import { SpooledArtifact } from '../artifact/spooled-artifact.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
@@ -89,8 +90,17 @@ export async function wrapValue(
   value: unknown,
   options: WrapOptions = {},
 ): Promise<WrappedValue> {
-  // An artifact the tool spooled itself (named, of a kind) is the result as it is.
-  if (value instanceof SpooledArtifact) return { results: value };
+  // An artifact the tool spooled itself (named, of a kind) is the result as it is; its name,
+  // given by code (`new SpooledArtifact`, `fromFile` check none), is a callId the model reads.
+  if (value instanceof SpooledArtifact) {
+    try {
+      checkOutputName(value.name, 'E_INVALID_ARGUMENT');
+    } catch (error) {
+      await value.close(); // the session's to close, as a kept result would be
+      throw error;
+    }
+    return { results: value };
+  }
   if (Media.isInstance(value)) {
     if (!options.store) return { results: value };
     // Kept like a spooled output: it outlives the session, and a log can refer to it.

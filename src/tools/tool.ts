@@ -105,7 +105,9 @@ export interface Tool<Input = unknown> {
   /**
    * A name for a spooled result, from the call's arguments (`report-2024-q4`): the handle and
    * `artifact_list` show it, and a model may pass it as a `callId` or a reference instead of
-   * the call id (the newest output so named wins).
+   * the call id (the newest output so named wins). Asked before the handler runs: a name
+   * that is empty, only spaces, over 100 characters or not one line fails the call with
+   * `E_INVALID_TOOL_ARGS` (return `undefined` for no name).
    */
   outputName?(input: Input): string | undefined;
   /** Offered for one dispatch only; pruned from a bound registry when the dispatch is acked. */

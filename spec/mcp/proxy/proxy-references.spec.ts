@@ -98,4 +98,31 @@ describe('references through McpSpoolProxy', () => {
     expect(small.isError).toBeFalsy();
     expect(JSON.parse(textOf(small)).bytes).toBeGreaterThan(0);
   });
+  it('delivers an escaped {"$$artifact": …} upstream as {"$artifact": …}, as the executor does', async () => {
+    const { call } = await proxied();
+    const id = handleId(await call('big_text', { megabytes: 1 }));
+    const result = await call('update_page', {
+      body: { $artifact: id, lines: '1' },
+      version: 1,
+      meta: { link: { $$artifact: id, lines: '1' }, deeper: { $$$artifact: 'x' } },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.parse(textOf(result)).meta).toEqual({
+      link: { $artifact: id, lines: '1' },
+      deeper: { $$artifact: 'x' },
+    });
+    // An escape alone, with no reference in the call, is delivered too.
+    const alone = await call('update_page', { body: 'b', version: 2, meta: { $$artifact: 'y' } });
+    expect(JSON.parse(textOf(alone)).meta).toEqual({ $artifact: 'y' });
+  });
+
+  it('echoes a regex of 100,000 characters that does not compile in at most 2,000', async () => {
+    const { call } = await proxied();
+    const id = handleId(await call('big_text', { megabytes: 1 }));
+    const grep = `(${'a'.repeat(100_000)}`;
+    const result = await call('update_page', { body: { $artifact: id, grep }, version: 1 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Error \(E_BAD_REFERENCE\): \{"\$artifact"/);
+    expect(textOf(result).length).toBeLessThanOrEqual(2_000 + 30);
+  });
 });

@@ -9,9 +9,10 @@ const isSpooledArtifact = (value: unknown): value is SpooledArtifact =>
  * A zod schema for a tool argument that takes a spooled output: the model passes a reference
  * (`{"$artifact": "call_1"}`, a selector allowed) and the handler receives a `SpooledArtifact`,
  * never its text, so an output of any size reaches the tool in flat memory and
- * `maxReferenceBytes` does not apply (a `grep` or `json` selection is still gathered within
- * it). The artifact is the session's: read it, do not close it. Anything but a reference is
- * refused with `E_INVALID_TOOL_ARGS`.
+ * `maxReferenceBytes` does not apply: a `lines` range is a view of the output's bytes, read in
+ * place (a `grep` or `json` selection is still gathered within the bound). The artifact is the
+ * session's: read it, do not close it. Anything but a reference is refused with
+ * `E_INVALID_TOOL_ARGS`.
  *
  * @example
  * ```ts

@@ -23,6 +23,24 @@ export interface OutputReference {
 /** The key that makes an object a reference. */
 export const referenceKey = '$artifact';
 
+/** `$$artifact`, `$$$artifact`, …: the escape of a key, delivered with one `$` less. */
+const escapedKey = /^\$\$+artifact$/;
+
+/**
+ * The key a tool gets for `key` of the arguments: an escaped `$$artifact` (or `$$$artifact`, …)
+ * with one `$` stripped, so an object whose key is `$artifact` can reach a tool literally;
+ * any other key as it is.
+ *
+ * @example
+ * ```ts
+ * deliveredKey('$$artifact'); // '$artifact'
+ * deliveredKey('$artifact'); // '$artifact' (a reference is resolved, not renamed)
+ * ```
+ */
+export function deliveredKey(key: string): string {
+  return escapedKey.test(key) ? key.slice(1) : key;
+}
+
 const selectors = ['lines', 'json', 'grep'] as const;
 
 /**
@@ -35,6 +53,9 @@ const selectors = ['lines', 'json', 'grep'] as const;
  */
 export const referenceFormHelp =
   'Any tool argument may be {"$artifact":"<id or name>"}, optionally with "lines":"A-B", "json":"$.path" (one value) or "grep":"regex".';
+
+/** Where a model may have meant a literal object: how to send one. */
+const literalHint = ' (to send an object with a "$artifact" key as it is, write "$$artifact")';
 
 /** An E_BAD_REFERENCE naming what was wrong. */
 export function badReference(message: string, cause?: unknown): SpoolforgeError {
@@ -63,14 +84,14 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
   const record = node as Record<string, unknown>;
   const target = record[referenceKey];
   if (typeof target !== 'string' || target === '') {
-    throw badReference('"$artifact" must be the callId or name of a spooled output');
+    throw badReference(`"$artifact" must be the callId or name of a spooled output${literalHint}`);
   }
   // OpenAI strict mode sends null for a selector left out.
   const others = Object.keys(record).filter((key) => key !== referenceKey && record[key] !== null);
   const stray = others.filter((key) => !(selectors as readonly string[]).includes(key));
   if (stray.length > 0) {
     throw badReference(
-      `A reference takes "$artifact" and at most one of ${selectors.map((each) => `"${each}"`).join(', ')}; not ${stray.map((key) => `"${quoteInput(key, 40)}"`).join(', ')}`,
+      `A reference takes "$artifact" and at most one of ${selectors.map((each) => `"${each}"`).join(', ')}; not ${stray.map((key) => `"${quoteInput(key, 40)}"`).join(', ')}${literalHint}`,
     );
   }
   if (others.length > 1) {
@@ -87,8 +108,9 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
 }
 
 /**
- * Whether a reference stands anywhere in `node` (checked or not): arguments without one are
- * passed on as they are, without a turn of the event loop.
+ * Whether a reference, or an escaped key (see {@link deliveredKey}), stands anywhere in `node`
+ * (checked or not): arguments without one are passed on as they are, without a turn of the
+ * event loop.
  *
  * @example
  * ```ts
@@ -98,7 +120,10 @@ export function asOutputReference(node: unknown): OutputReference | undefined {
 export function containsReference(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some(containsReference);
-  return Object.hasOwn(node, referenceKey) || Object.values(node).some(containsReference);
+  return (
+    Object.keys(node).some((key) => key === referenceKey || escapedKey.test(key)) ||
+    Object.values(node).some(containsReference)
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   asOutputReference,
   badReference,
   containsReference,
+  deliveredKey,
   describeReference,
   type OutputReference,
 } from './artifact-reference.js';
@@ -53,7 +54,7 @@ export interface ResolveReferencesOptions {
 export interface ResolvedReferences {
   /** The arguments with every reference replaced (the same object when there was none). */
   value: unknown;
-  /** How many references were replaced. */
+  /** How many references were replaced (escaped keys are not counted). */
   count: number;
   /** Artifacts spooled for selections passed to artifact arguments: close them after the call. */
   created: SpooledArtifact[];
@@ -75,9 +76,11 @@ export const defaultMaxReferenceBytes = 1024 * 1024;
  * tool's arguments with what it selects, before the arguments are validated and the tool runs:
  * the output's text, a line range's or a grep's lines as text, or the JSON value a JSONPath
  * selects; an `artifactArgument()` of `schema` gets a `SpooledArtifact`. Values substituted are
- * not searched again. A reference to an output outside `scope`, a malformed one or a bad
- * selector, a JSONPath selecting other than one value, or inline values over
- * `maxReferenceBytes` fail with `E_BAD_REFERENCE` (artifacts already created are closed).
+ * not searched again. A key `$$artifact` is delivered as `$artifact` (one `$` stripped from a
+ * key of two or more), so a tool can be sent a literal `{"$artifact": …}` object. A reference
+ * to an output outside `scope`, a malformed one or a bad selector, a JSONPath selecting other
+ * than one value, or inline values over `maxReferenceBytes` fail with `E_BAD_REFERENCE`
+ * (artifacts already created are closed).
  *
  * @example
  * ```ts
@@ -122,9 +125,10 @@ export async function resolveArtifactReferences(
     const entries: [string, unknown][] = [];
     let changed = false;
     for (const [key, value] of Object.entries(node)) {
-      const resolved = await walk(value, [...path, key]);
-      changed ||= resolved !== value;
-      entries.push([key, resolved]);
+      const delivered = deliveredKey(key);
+      const resolved = await walk(value, [...path, delivered]);
+      changed ||= resolved !== value || delivered !== key;
+      entries.push([delivered, resolved]);
     }
     return changed ? Object.fromEntries(entries) : node;
   };

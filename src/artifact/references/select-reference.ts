@@ -1,9 +1,12 @@
 import { formatBytes } from '../../shared/format-bytes.js';
 import { quoteInput } from '../../shared/quote-input.js';
-import { streamGrep } from '../grep-artifact.js';
+import { newline } from '../../spool/newlines.js';
+import { SliceSpoolReader } from '../../spool/slice-spool-reader.js';
+import { decodeUtf8 } from '../decode-utf8.js';
+import { streamGrepBytes } from '../grep-artifact.js';
 import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
 import { spool } from '../spool.js';
-import type { SpooledArtifact } from '../spooled-artifact.js';
+import { SpooledArtifact } from '../spooled-artifact.js';
 import {
   badReference,
   describeReference,
@@ -28,20 +31,25 @@ export class ReferenceBudget {
   }
 
   /** Counts `bytes` more of `reference`'s value; `E_BAD_REFERENCE` past the limit. */
-  take(bytes: number, reference: OutputReference): void {
-    this.fits(bytes, reference);
+  take(bytes: number, reference: OutputReference, advice?: string): void {
+    this.fits(bytes, reference, advice);
     this.#left -= bytes;
   }
 
-  /** `E_BAD_REFERENCE` when `bytes` more would be past the limit; counts nothing. */
-  fits(bytes: number, reference: OutputReference): void {
+  /**
+   * `E_BAD_REFERENCE` when `bytes` more would be past the limit, saying how to select less
+   * (`advice`, else the general way); counts nothing.
+   */
+  fits(bytes: number, reference: OutputReference, advice = selectLess): void {
     if (bytes > this.#left) {
       throw badReference(
-        `${describeReference(reference)} is over the ${formatBytes(this.limit)} a tool's arguments may take from references (maxReferenceBytes); select less (lines, json, grep), or give the tool an artifact argument`,
+        `${describeReference(reference)} is over the ${formatBytes(this.limit)} a tool's arguments may take from references (maxReferenceBytes); ${advice}`,
       );
     }
   }
 }
+
+const selectLess = 'select less (lines, json, grep), or give the tool an artifact argument';
 
 /**
  * What `reference` selects of `artifact`, as the value that replaces it in the arguments: the
@@ -78,16 +86,17 @@ export async function selectValue(
     budget.fits(to - from - 1, reference);
     for await (const line of artifact.lines(start, end, { signal })) add(line.text);
   } else {
-    await grepLines(artifact, reference, reference.grep as string, signal, add);
+    await grepLines(artifact, reference, { budget, signal }, (text) => lines.push(text));
   }
   return lines.join('\n');
 }
 
 /**
  * What `reference` selects of `artifact`, as an artifact for a tool that takes one: the output
- * itself when the reference selects all of it, else a new spool of the selection (a line range
- * streamed in flat memory; a grep or JSONPath selection gathered within `budget` first).
- * `created` says whether the caller must close it.
+ * itself when the reference selects all of it; a line range as a view of the output's own
+ * bytes (read in place, of any size: nothing is copied); a grep or JSONPath selection gathered
+ * within `budget` (so within `maxReferenceBytes`) and spooled. `created` says whether the
+ * caller must close it.
  */
 export async function selectArtifact(
   artifact: SpooledArtifact,
@@ -98,15 +107,15 @@ export async function selectArtifact(
   if (reference.lines === undefined && reference.json === undefined && reference.grep === undefined)
     return { artifact, created: false };
   if (reference.lines !== undefined) {
-    const lines = selectedLines(artifact, reference.lines, signal);
-    const joined = (async function* () {
-      let first = true;
-      for await (const line of lines) {
-        yield first ? line : `\n${line}`;
-        first = false;
-      }
-    })();
-    return { artifact: await spool(joined, { signal }), created: true };
+    const { start, end } = await lineRange(artifact, reference.lines, signal);
+    const from = await artifact.lineOffset(start, { signal });
+    let to = await artifact.lineOffset(end, { signal });
+    // The lines as the inline value has them: without the last one's `\n`.
+    const [last] = to > from ? await artifact.reader.read(to - 1, 1, { signal }) : [];
+    if (last === newline) to--;
+    const reader = new SliceSpoolReader(artifact.reader, { start: from, end: to });
+    const { maxStringBytes } = artifact;
+    return { artifact: new SpooledArtifact(reader, { maxStringBytes }), created: true };
   }
   const value = await selectValue(artifact, reference, options);
   const text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? 'null');
@@ -129,31 +138,33 @@ async function lineRange(
   return { start, end: Math.min(end, total) };
 }
 
-/** The lines a `lines` selector names. */
-async function* selectedLines(
-  artifact: SpooledArtifact,
-  lines: string,
-  signal: AbortSignal,
-): AsyncIterable<string> {
-  const { start, end } = await lineRange(artifact, lines, signal);
-  for await (const line of artifact.lines(start, end, { signal })) yield line.text;
-}
-
+/**
+ * The lines `reference.grep` matches, to `add`, counted against `budget` as they are read: a
+ * line is weighed by its bytes before it is decoded (its text is never smaller), so the grep
+ * stops at the first line past the bound without making a string of it.
+ */
 async function grepLines(
   artifact: SpooledArtifact,
   reference: OutputReference,
-  pattern: string,
-  signal: AbortSignal,
+  options: { budget: ReferenceBudget; signal: AbortSignal },
   add: (text: string) => void,
 ): Promise<void> {
+  const { budget, signal } = options;
   let over: unknown;
-  const { matchCount } = await streamGrep(
+  let count = 0;
+  const { matchCount } = await streamGrepBytes(
     artifact,
-    pattern,
+    reference.grep as string,
     { timeout: selectTimeout, signal, whenBusy: 'fail' },
-    (line) => {
+    (bytes, lineNumber) => {
+      const separator = count > 0 ? 1 : 0;
+      const advice = `its match on line ${lineNumber + 1} (${formatBytes(bytes.length)}) is past it after ${count} line${count === 1 ? '' : 's'}; narrow the regex, or select a "lines" range`;
       try {
-        add(line.text);
+        budget.fits(bytes.length + separator, reference, advice);
+        const text = decodeUtf8(bytes);
+        budget.take(Buffer.byteLength(text) + separator, reference, advice);
+        add(text);
+        count++;
         return true;
       } catch (error) {
         over = error;

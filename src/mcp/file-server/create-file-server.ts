@@ -12,7 +12,6 @@ import type { ArtifactKinds } from '../../artifact/kinds/artifact-kinds.js';
 import { defaultArtifactKinds } from '../../artifact/kinds/built-in-kinds.js';
 import { executeToolCall } from '../../executor/tool-executor.js';
 import { contentText } from '../../executor/tool-result-content.js';
-import { quoteInput } from '../../shared/quote-input.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { HttpSpoolReaderOptions } from '../../spool/http/http-spool-reader-options.js';
 import { artifactTool } from '../../tools/artifact-tool.js';
@@ -24,9 +23,6 @@ import { fileQueryTools, pathArgument } from './file-query-tools.js';
 import { FileTargets } from './file-targets.js';
 import { listDirectory } from './list-directory.js';
 import { UrlAllowList } from './url-allow-list.js';
-
-/** The longest error answer, in characters. */
-const maxErrorChars = 2000;
 
 /**
  * Options for {@link createFileServer}.
@@ -107,11 +103,10 @@ export function createFileServer(options: FileServerOptions): Server {
       new DispatchContext({}),
       { signal: extra.signal },
     );
-    const text = contentText(outcome.content);
-    if (!outcome.isError) return { content: [{ type: 'text', text }] } satisfies CallToolResult;
-    // Errors quote what the model sent (a URL under a prefix, in the HTTP reader's messages too):
-    // never at length.
-    return { content: [{ type: 'text', text: quoteInput(text, maxErrorChars) }], isError: true };
+    // Errors quote what the model sent (a URL under a prefix, in the HTTP reader's messages
+    // too): the executor has cut them already (errorResultText).
+    const content = [{ type: 'text' as const, text: contentText(outcome.content) }];
+    return (outcome.isError ? { content, isError: true } : { content }) satisfies CallToolResult;
   });
   const onclose = server.onclose;
   server.onclose = () => {

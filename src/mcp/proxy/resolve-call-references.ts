@@ -3,11 +3,8 @@ import {
   type ResolveReferencesOptions,
   resolveArtifactReferences,
 } from '../../artifact/references/resolve-references.js';
-import { quoteInput } from '../../shared/quote-input.js';
+import { errorResultText } from '../../shared/error-result-text.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
-
-/** The most characters of a refusal, as of the query tools' errors. */
-const maxErrorChars = 2_000;
 
 /**
  * A `tools/call` with every reference in its arguments replaced by the value it selects from
@@ -25,13 +22,15 @@ export async function resolveCallReferences(
   options: Omit<ResolveReferencesOptions, 'schema'>,
 ): Promise<{ request: CallToolRequest } | { refused: CallToolResult }> {
   try {
-    const { value, count } = await resolveArtifactReferences(request.params.arguments, options);
-    if (count === 0) return { request };
+    const { value } = await resolveArtifactReferences(request.params.arguments, options);
+    // The same object when nothing was replaced (no reference, no escaped key).
+    if (value === request.params.arguments) return { request };
     const args = value as Record<string, unknown>;
     return { request: { ...request, params: { ...request.params, arguments: args } } };
   } catch (error) {
     if (!SpoolforgeError.isInstance(error) || error.code === 'E_ABORTED') throw error;
-    const text = quoteInput(`Error (${error.code}): ${error.message}`, maxErrorChars);
-    return { refused: { content: [{ type: 'text', text }], isError: true } };
+    return {
+      refused: { content: [{ type: 'text', text: errorResultText(error) }], isError: true },
+    };
   }
 }

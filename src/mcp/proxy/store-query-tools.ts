@@ -36,9 +36,6 @@ export interface StoreQueryToolsOptions {
   ttl?: number;
 }
 
-/** The most characters of an error result. */
-const maxErrorChars = 2_000;
-
 /** How many ids an unknown `callId`'s error names. */
 const namedIds = 10;
 
@@ -89,11 +86,9 @@ export class StoreQueryTools {
       new DispatchContext({}),
       { signal },
     );
-    const text = contentText(outcome.content);
-    // An error may quote what the model sent (a 1 MB pattern that does not compile): cut it.
-    return outcome.isError
-      ? { content: [{ type: 'text', text: quoteInput(text, maxErrorChars) }], isError: true }
-      : { content: [{ type: 'text', text }] };
+    // An error's text is already cut (errorResultText): it may quote a 1 MB pattern.
+    const content = [{ type: 'text' as const, text: contentText(outcome.content) }];
+    return outcome.isError ? { content, isError: true } : { content };
   }
 
   /**
