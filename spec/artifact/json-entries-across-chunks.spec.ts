@@ -1,9 +1,16 @@
-import { type SpooledArtifact, type SpooledJsonArtifact, spool } from 'spoolforge';
+import {
+  type SpooledArtifact,
+  type SpooledJsonArtifact,
+  type SpooledJsonArtifactOptions,
+  spool,
+} from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // A document over maxParseBytes is scanned in 64 KiB reads into two recycled buffers: an entry
 // the scan parses spans several reads, and one past maxParseBytes makes an array root scan too.
 const maxParseBytes = 300_000;
+// Passed on to the kind's artifact; spool's own options do not name it.
+const jsonOptions: SpooledJsonArtifactOptions = { maxParseBytes };
 const kib64 = 64 * 1024;
 const opened: SpooledArtifact[] = [];
 afterEach(async () => {
@@ -14,7 +21,7 @@ async function jsonArtifact(value: unknown) {
   const artifact = (await spool(JSON.stringify(value), {
     kind: 'json',
     memoryThreshold: 1024,
-    maxParseBytes,
+    ...jsonOptions,
   })) as SpooledJsonArtifact;
   opened.push(artifact);
   return artifact;
