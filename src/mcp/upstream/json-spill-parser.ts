@@ -14,6 +14,7 @@ import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
 import { SpillMemoryBudget } from './spill-memory-budget.js';
 import { SpillSink } from './spill-sink.js';
+import { SpillableRawValue } from './spillable-raw-value.js';
 import { SpillableString } from './spillable-string.js';
 import { SPILLED_JSON_KEY, type SpilledValue } from './spilled-values.js';
 
@@ -55,7 +56,7 @@ export class JsonSpillParser {
   #head = '';
   #tokens: string[] = [];
   readonly #string = new SpillableString();
-  #raw: { depth: number; start: number; sink?: SpillSink } | undefined;
+  readonly #raw = new SpillableRawValue();
   readonly #queue: DeliveryQueue;
 
   constructor(options: JsonSpillParserOptions) {
@@ -121,7 +122,7 @@ export class JsonSpillParser {
    */
   failLine(error: SpoolforgeError): void {
     // A line that spilled nothing yet was not what failed: its own spills are still to come.
-    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw?.sink;
+    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw.diverted;
     if (!this.midLine || !spilling) return;
     this.#failure = error;
     this.#drop('invalid');
@@ -156,7 +157,7 @@ export class JsonSpillParser {
         this.#string.open(this.#skeleton.length - 1);
         shape.openString();
       } else if (shape.isStructural(byte)) {
-        const event = shape.step(byte, this.#mode === 'keep' && this.#raw === undefined);
+        const event = shape.step(byte, this.#mode === 'keep' && !this.#raw.inside);
         if (event === 'capture-start') {
           this.#out(buffer, run, index + 1);
           run = index + 1;
@@ -165,9 +166,9 @@ export class JsonSpillParser {
           this.#out(buffer, run, index);
           run = index;
           if (event === 'capture-end') shape.capturing = false;
-          else this.#raw = { depth: shape.depth, start: this.#skeleton.length };
+          else this.#raw.open(shape.depth, this.#skeleton.length);
         }
-        if (this.#raw && shape.depth < this.#raw.depth) {
+        if (this.#raw.closesAt(shape.depth)) {
           this.#out(buffer, run, index + 1);
           run = index + 1;
           this.#finishRaw();
@@ -202,8 +203,8 @@ export class JsonSpillParser {
         if (failure) this.#fail(failure);
         return;
       }
-      if (this.#raw?.sink) {
-        this.#raw.sink.append(buffer, index, end);
+      if (this.#raw.diverted) {
+        this.#raw.append(buffer, index, end);
         return;
       }
       const room = this.#room();
@@ -222,7 +223,7 @@ export class JsonSpillParser {
   /** Bytes the skeleton may still take before the value being read passes `spillBytes`. */
   #room(): number {
     const skeleton = this.#skeleton.length;
-    if (this.#raw) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
+    if (this.#raw.inside) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
     if (this.#string.inside && this.#shape.inResultValueString) {
       return this.#spillBytes + 1 - (skeleton - this.#string.start - 1);
     }
@@ -234,11 +235,9 @@ export class JsonSpillParser {
       track: (write) => this.#queue.track(write),
       writer: { ...this.#options.writer, memoryThreshold: this.#spillMemory.next() },
     });
-    const raw = this.#raw;
-    if (raw) {
-      sink.append(this.#skeleton.tail(raw.start));
-      this.#skeleton.truncate(raw.start);
-      raw.sink = sink;
+    if (this.#raw.inside) {
+      this.#raw.divert(sink, this.#skeleton.tail(this.#raw.start));
+      this.#skeleton.truncate(this.#raw.start);
       return;
     }
     const start = this.#string.start;
@@ -248,8 +247,7 @@ export class JsonSpillParser {
   }
 
   #finishRaw(): void {
-    const sink = this.#raw?.sink;
-    this.#raw = undefined;
+    const sink = this.#raw.close();
     if (!sink || this.#mode !== 'keep') return;
     const token = this.#keep('json', sink);
     this.#skeleton.appendText(`{${JSON.stringify(SPILLED_JSON_KEY)}:${JSON.stringify(token)}}`);
@@ -300,8 +298,7 @@ export class JsonSpillParser {
   #drop(mode: 'overflow' | 'invalid'): void {
     if (this.#mode === 'keep') this.#mode = mode;
     this.#string.release();
-    this.#raw?.sink?.release();
-    if (this.#raw) delete this.#raw.sink;
+    this.#raw.release();
     this.#queue.release(this.#tokens);
     this.#tokens = [];
     this.#skeleton.reset();
@@ -316,7 +313,7 @@ export class JsonSpillParser {
     this.#spillMemory.reset();
     this.#head = '';
     this.#string.reset();
-    this.#raw = undefined;
+    this.#raw.reset();
     this.#shape.reset();
   }
 }
