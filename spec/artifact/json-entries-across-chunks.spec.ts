@@ -1,31 +1,14 @@
-import {
-  type SpooledArtifact,
-  type SpooledJsonArtifact,
-  type SpooledJsonArtifactOptions,
-  spool,
-} from 'spoolforge';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { SpooledJsonArtifact } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { jsonArtifact } from '../helpers/json-artifacts.js';
 
 // A document over maxParseBytes is scanned in 64 KiB reads into two recycled buffers: an entry
 // the scan parses spans several reads, and one past maxParseBytes makes an array root scan too.
 const maxParseBytes = 300_000;
-// Passed on to the kind's artifact; spool's own options do not name it.
-const jsonOptions: SpooledJsonArtifactOptions = { maxParseBytes };
 const kib64 = 64 * 1024;
-const opened: SpooledArtifact[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
-});
 
-async function jsonArtifact(value: unknown) {
-  const artifact = (await spool(JSON.stringify(value), {
-    kind: 'json',
-    memoryThreshold: 1024,
-    ...jsonOptions,
-  })) as SpooledJsonArtifact;
-  opened.push(artifact);
-  return artifact;
-}
+/** `value` as JSON, spooled to a temp file. */
+const valueArtifact = (value: unknown) => jsonArtifact(JSON.stringify(value), { maxParseBytes });
 
 /** Distinct numbers, then a padding string, so that the array's JSON is exactly `bytes` long. */
 function arrayOfBytes(bytes: number): unknown[] {
@@ -63,7 +46,7 @@ describe('an entry parsed from several reads of a document over maxParseBytes', 
   it('parses {meta, items, blob} whatever the size of items, with blob past maxParseBytes', async () => {
     for (const size of entrySizes) {
       const items = arrayOfBytes(size);
-      const artifact = await jsonArtifact({ meta: { total: items.length }, items, blob });
+      const artifact = await valueArtifact({ meta: { total: items.length }, items, blob });
       expect(await artifact.query('$.meta.total'), `items of ${size} bytes`).toEqual([
         { path: "$['meta']['total']", value: items.length },
       ]);
@@ -83,16 +66,16 @@ describe('an entry parsed from several reads of a document over maxParseBytes', 
   it('parses the same entries without the blob, and with the blob first', async () => {
     const items = arrayOfBytes(maxParseBytes - 1);
     const other = arrayOfBytes(2 * kib64 + 1);
-    const withoutBlob = await jsonArtifact({ items, other });
+    const withoutBlob = await valueArtifact({ items, other });
     expect(await entriesOf(withoutBlob)).toEqual([items, other]);
-    const blobFirst = await jsonArtifact({ blob, items, other });
+    const blobFirst = await valueArtifact({ blob, items, other });
     expect(await entriesOf(blobFirst)).toEqual(['string (large)', items, other]);
   });
 
   it('parses an array root with an entry past maxParseBytes after a smaller one', async () => {
     for (const size of [kib64 + 1, 2 * kib64 + 1, maxParseBytes]) {
       const items = arrayOfBytes(size);
-      const artifact = await jsonArtifact([{ first: true }, items, blob, 4]);
+      const artifact = await valueArtifact([{ first: true }, items, blob, 4]);
       expect(await entriesOf(artifact), `items of ${size} bytes`).toEqual([
         { first: true },
         items,
