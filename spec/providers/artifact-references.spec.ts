@@ -3,7 +3,7 @@
 // client: the second tool (strict types, a number among them) receives the values, never the
 // model's retyping, and a bad reference comes back as an error result the model reads.
 import Anthropic from '@anthropic-ai/sdk';
-import { type Content, GoogleGenAI } from '@google/genai';
+import { GoogleGenAI } from '@google/genai';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
@@ -28,6 +28,7 @@ import { htmlPage, pageTools } from '../helpers/page-tools.js';
 import {
   converseAnthropic,
   converseChatCompletions,
+  converseGoogle,
   converseResponses,
 } from '../helpers/provider-loops.js';
 
@@ -128,22 +129,8 @@ describe('spoolforge/google with the real client', () => {
     });
     await using agent = new GoogleToolSession({ tools: list });
     const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: model.url } });
-    const contents: Content[] = [{ role: 'user', parts: [{ text: 'Update the page.' }] }];
-    let answer = '';
-    for (let turn = 0; turn < 6 && !answer; turn++) {
-      const dispatch = agent.dispatch();
-      const response = await dispatch.track(
-        ai.models.generateContent({
-          model: 'gemini-2.5-flash',
-          contents,
-          config: { tools: dispatch.tools },
-        }),
-      );
-      const content = response.candidates?.[0]?.content;
-      const parts = await dispatch.run(content);
-      if (!content || parts.length === 0) answer = response.text ?? '';
-      else contents.push(content, { role: 'user', parts });
-    }
+    const { response } = await converseGoogle(agent, ai, 'Update the page.', 6);
+    const answer = response.text ?? '';
     expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const parts = answer.split('\n---\n');
     expect(parts[1]).toBe('updated');
