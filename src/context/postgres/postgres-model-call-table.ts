@@ -11,6 +11,8 @@ import { ensureTable, tableColumns } from './postgres-tables.js';
  *
  * @example
  * ```ts
+ * const table = '"spoolforge_conversation_events"';
+ * const rows = new PostgresConversationRows({ pool, conversationId: 'ticket-4812', table, pageSize: 256 });
  * const calls = new PostgresModelCallTable(rows, { table: '"spoolforge_model_calls"', create: true });
  * for await (const stored of calls.read({ before: 10 })) console.log(stored.call, stored.model);
  * ```

@@ -7,10 +7,11 @@ import type { SpillSink } from './spill-sink.js';
  *
  * @example
  * ```ts
+ * const line = Buffer.from('{"rows":[1,2,3]}');
  * const value = new SpillableRawValue();
- * value.open(2, 40); // `{` at depth 2, byte 40 of the skeleton
- * value.divert(sink, skeletonTail);
- * value.append(chunk, 0, chunk.length);
+ * value.open(2, 40); // its `{` at depth 2, byte 40 of the skeleton
+ * value.divert(sink, line.subarray(0, 8)); // what the skeleton held of it
+ * value.append(line, 8, line.length);
  * if (value.closesAt(1)) console.log(value.close()); // the sink, for the parser to end and register
  * ```
  */
