@@ -1,11 +1,10 @@
 import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { failedResponse } from './failed-response.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import {
   abandonedMessage,
-  malformedLine,
-  overflowOutcome,
+  type DroppedLine,
+  droppedLineOutcome,
   quoteChars,
   skeletonOutcome,
   tornMessage,
@@ -43,15 +42,11 @@ export class JsonSpillParser {
   readonly #spillBytes: number;
   readonly #maxMessageBytes: number;
   readonly #maxSkeletonBytes: number;
-  /** Set when the current message was dropped for its skeleton, not its length. */
-  #skeletonOverflow = false;
   readonly #spillMemory: SpillMemoryBudget;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
-  #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
-  #invalid: SpoolforgeError | undefined;
-  /** Set when the current message's values could not be spooled: it answers with this. */
-  #failure: SpoolforgeError | undefined;
+  /** Why the current message is no longer kept; undefined while it is. */
+  #dropped: DroppedLine | undefined;
   #lineBytes = 0;
   #head = '';
   #tokens: string[] = [];
@@ -85,8 +80,8 @@ export class JsonSpillParser {
         this.#head += buffer.toString('utf8', index, Math.min(end, index + quoteChars));
       }
       this.#lineBytes += end - index;
-      if (this.#lineBytes > this.#maxMessageBytes && this.#mode === 'keep') {
-        this.#drop('overflow');
+      if (this.#lineBytes > this.#maxMessageBytes && !this.#dropped) {
+        this.#drop({ overflow: { limit: this.#maxMessageBytes } });
       }
       this.#scan(buffer, index, end);
       if (found === -1) break;
@@ -124,13 +119,12 @@ export class JsonSpillParser {
     // A line that spilled nothing yet was not what failed: its own spills are still to come.
     const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw.diverted;
     if (!this.midLine || !spilling) return;
-    this.#failure = error;
-    this.#drop('invalid');
+    this.#drop({ failure: error });
   }
 
   #dropLine(report: (head: string, bytes: number) => SpoolforgeError): Promise<void> {
     if (this.#head.trim() !== '') this.#queue.push({ error: report(this.#head, this.#lineBytes) });
-    this.#drop('invalid');
+    this.#drop({ invalid: undefined });
     this.#reset();
     return this.#queue.flush();
   }
@@ -157,7 +151,7 @@ export class JsonSpillParser {
         this.#string.open(this.#skeleton.length - 1);
         shape.openString();
       } else if (shape.isStructural(byte)) {
-        const event = shape.step(byte, this.#mode === 'keep' && !this.#raw.inside);
+        const event = shape.step(byte, !this.#dropped && !this.#raw.inside);
         if (event === 'capture-start') {
           this.#out(buffer, run, index + 1);
           run = index + 1;
@@ -197,7 +191,7 @@ export class JsonSpillParser {
     if (start >= end) return;
     this.#shape.capture(buffer, start, end);
     let index = start;
-    while (index < end && this.#mode === 'keep') {
+    while (index < end && !this.#dropped) {
       if (this.#string.diverted) {
         const failure = this.#string.write(buffer, index, end);
         if (failure) this.#fail(failure);
@@ -210,8 +204,7 @@ export class JsonSpillParser {
       const room = this.#room();
       const take = Math.min(end - index, room);
       if (this.#skeleton.length + take > this.#maxSkeletonBytes) {
-        this.#skeletonOverflow = true;
-        this.#drop('overflow');
+        this.#drop({ overflow: { limit: this.#maxSkeletonBytes, skeleton: true } });
         return;
       }
       this.#skeleton.append(buffer, index, index + take);
@@ -248,7 +241,7 @@ export class JsonSpillParser {
 
   #finishRaw(): void {
     const sink = this.#raw.close();
-    if (!sink || this.#mode !== 'keep') return;
+    if (!sink || this.#dropped) return;
     const token = this.#keep('json', sink);
     this.#skeleton.appendText(`{${JSON.stringify(SPILLED_JSON_KEY)}:${JSON.stringify(token)}}`);
   }
@@ -262,41 +255,25 @@ export class JsonSpillParser {
   }
 
   #finishMessage(): void {
-    const id = this.#shape.capturedId();
-    if (this.#failure) {
-      this.#queue.push(
-        id !== undefined && !this.#shape.hasMethod
-          ? { message: failedResponse(id, this.#failure) }
-          : { error: this.#failure },
-      );
-    } else if (this.#mode === 'overflow')
-      this.#queue.push(
-        overflowOutcome({
-          id,
-          hasMethod: this.#shape.hasMethod,
-          bytes: this.#lineBytes,
-          limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
-          skeleton: this.#skeletonOverflow,
-        }),
-      );
-    else if (this.#mode === 'invalid')
-      this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
-    else if (this.#string.inside || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
+    const shape = this.#shape;
+    if (this.#dropped) {
+      const line = { id: shape.capturedId(), hasMethod: shape.hasMethod, head: this.#head };
+      this.#queue.push(droppedLineOutcome(this.#dropped, { ...line, bytes: this.#lineBytes }));
+    } else if (this.#string.inside || shape.depth > 0 || !this.#skeleton.isBlank()) {
       this.#queue.push(skeletonOutcome(this.#head, this.#skeleton.text(), this.#tokens));
       this.#tokens = [];
     }
-    this.#drop('invalid');
+    this.#drop({ invalid: undefined });
     this.#reset();
   }
 
   #fail(error: SpoolforgeError): void {
-    this.#invalid = error;
-    this.#drop('invalid');
+    this.#drop({ invalid: error });
   }
 
   /** Stops keeping the current message: its spills are freed. */
-  #drop(mode: 'overflow' | 'invalid'): void {
-    if (this.#mode === 'keep') this.#mode = mode;
+  #drop(reason: DroppedLine): void {
+    this.#dropped ??= reason;
     this.#string.release();
     this.#raw.release();
     this.#queue.release(this.#tokens);
@@ -305,11 +282,8 @@ export class JsonSpillParser {
   }
 
   #reset(): void {
-    this.#mode = 'keep';
-    this.#invalid = undefined;
-    this.#failure = undefined;
+    this.#dropped = undefined;
     this.#lineBytes = 0;
-    this.#skeletonOverflow = false;
     this.#spillMemory.reset();
     this.#head = '';
     this.#string.reset();
