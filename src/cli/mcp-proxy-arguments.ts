@@ -16,8 +16,8 @@ argument may pass a stored output on: {"$artifact": ID} with "lines", "json" or 
 
 Options:
   --threshold SIZE     spool results past this (default 16K: ~4k-8k tokens). Codex CLI
-                       showed its model 12,020 characters of a 1 MB result, the first and
-                       last ~6,000: with Codex, 11K keeps an inline result whole
+                       0.171 showed its model 12,020 characters of a 1 MB result: with
+                       Codex, 11K keeps what is inlined under that
   --store DIR          the store (default $XDG_STATE_HOME/spoolforge, else ~/.local/state/spoolforge)
   --ttl DURATION       how long an output stays queryable: 90s, 30m, 12h, 7d (default 7d)
   --timeout SECONDS    an upstream request unanswered this long fails; 0 never (default 300)
