@@ -42,6 +42,8 @@ const child = await compileNodeScript(
   fileURLToPath(new URL('./children/pooled-conversations.ts', import.meta.url)),
   childDirectory,
 );
+// The child imports the spec's scripted turn from beside it.
+await compileNodeScript(join(repositoryRoot, 'spec/helpers/pooled-turns.ts'), childDirectory);
 const workDirectory = await mkdtemp(join(values.directory, 'spoolforge-conversations-bench-'));
 const loadBefore = loadavg()[0] ?? 0;
 try {

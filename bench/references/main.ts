@@ -13,8 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { z } from 'zod';
-import { defineTool, ToolSession } from '../../dist/index.js';
+import { ToolSession } from '../../dist/index.js';
+import { htmlPage, pageTools } from '../../spec/helpers/page-tools.js';
 import { parseSize } from '../shared/generate-log.js';
 
 const mebibyte = 1024 * 1024;
@@ -63,47 +63,25 @@ interface PassLogReport {
 }
 
 async function roundTrip(): Promise<void> {
-  const page = {
-    id: 4812,
-    version: 17,
-    body: `<table>${Array.from({ length: 8_000 }, (_, row) => `<tr><td>${row}</td><td>row ${row}</td></tr>`).join('')}</table>`,
-  };
-  let received = '';
-  const fetchPage = defineTool({
-    name: 'fetch_page',
-    description: 'Fetches a page.',
-    inputSchema: z.object({}),
-    kind: 'json',
-    handler: () => JSON.stringify(page),
-  });
-  const updatePage = defineTool({
-    name: 'update_page',
-    description: 'Updates a page.',
-    inputSchema: z.object({ id: z.number(), body: z.string(), version: z.number() }),
-    handler: ({ body }) => {
-      received = body;
-      return 'updated';
-    },
-  });
-  await using session = new ToolSession({ tools: [fetchPage, updatePage] });
+  const { list, received } = pageTools();
+  await using session = new ToolSession({ tools: list });
   const first = session.dispatch();
   first.ack();
   await session.run([{ id: 'call_page', name: 'fetch_page', arguments: {} }], first);
   const second = session.dispatch();
   second.ack();
   const args = {
-    id: 4812,
     body: { $artifact: 'call_page', json: '$.body' },
     version: { $artifact: 'call_page', json: '$.version' },
   };
   await session.run([{ id: 'call_update', name: 'update_page', arguments: args }], second);
   console.log(
-    `300 KB page round trip (${Buffer.byteLength(JSON.stringify(page)).toLocaleString('en-US')} bytes):`,
+    `300 KB page round trip (${Buffer.byteLength(JSON.stringify(htmlPage)).toLocaleString('en-US')} bytes):`,
   );
   console.log(
-    `  arguments the model wrote: ${countTokens(JSON.stringify(args))} o200k tokens; retyping the body: ${countTokens(JSON.stringify(page.body)).toLocaleString('en-US')}`,
+    `  arguments the model wrote: ${countTokens(JSON.stringify(args))} o200k tokens; retyping the body: ${countTokens(JSON.stringify(htmlPage.body)).toLocaleString('en-US')}`,
   );
-  console.log(`  body received byte-identical: ${received === page.body}`);
+  console.log(`  body received byte-identical: ${received[0]?.body === htmlPage.body}`);
 }
 
 passLog('whole');

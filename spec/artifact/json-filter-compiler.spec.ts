@@ -1,28 +1,11 @@
 import { JSONPath } from 'jsonpath-plus';
-import {
-  type JsonMatch,
-  type SpooledArtifact,
-  type SpooledJsonArtifact,
-  type SpooledJsonArtifactOptions,
-  spool,
-} from 'spoolforge';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { JsonMatch } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
+import { jsonArtifact } from '../helpers/json-artifacts.js';
 
-const opened: SpooledArtifact[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
-});
-
-async function jsonArtifact(value: unknown, maxParseBytes: number) {
-  const options: SpooledJsonArtifactOptions = { maxParseBytes };
-  const artifact = (await spool(JSON.stringify(value, null, 1), {
-    kind: 'json',
-    memoryThreshold: 1024,
-    ...options,
-  })) as SpooledJsonArtifact;
-  opened.push(artifact);
-  return artifact;
-}
+/** `value` as indented JSON, parsed whole up to `maxParseBytes`. */
+const prettyArtifact = (value: unknown, maxParseBytes: number) =>
+  jsonArtifact(JSON.stringify(value, null, 1), { maxParseBytes });
 
 /** Records whose nested objects carry the same field names as the records themselves. */
 const records = Array.from({ length: 400 }, (_, index) => ({
@@ -72,7 +55,7 @@ describe('JSONPath filters on entries', () => {
     it.each(filters)(
       `${mode}: $[?(%s)] matches only entries, as jsonpath-plus does`,
       async (filter) => {
-        const artifact = await jsonArtifact(records, maxParseBytes);
+        const artifact = await prettyArtifact(records, maxParseBytes);
         for (const path of [`$[?(${filter})]`, `$[?(${filter})].id`, `$[?(${filter})].nested.id`]) {
           const expected = JSONPath({
             path,
@@ -91,7 +74,7 @@ describe('JSONPath filters on entries', () => {
   }
 
   it('tests a filter on each entry, never on the objects nested in it', async () => {
-    const artifact = await jsonArtifact(records, 1024);
+    const artifact = await prettyArtifact(records, 1024);
     const matches = await artifact.query('$[?(@.status === 503)].id', { limit: 10_000 });
     const expected = records.filter((record) => record.status === 503).map((record) => record.id);
     expect(matches.map((match) => match.value)).toEqual(expected);
@@ -99,7 +82,7 @@ describe('JSONPath filters on entries', () => {
   });
 
   it('evaluates nothing as code: a constructor chain or an assignment matches nothing', async () => {
-    const artifact = await jsonArtifact(records, 1024);
+    const artifact = await prettyArtifact(records, 1024);
     const exit = "$[?(@.name.constructor.constructor('return process')().exit(7))]";
     expect(await artifact.query(exit)).toEqual([]);
     expect(await artifact.query('$[?(@.id = 5)]')).toEqual([]);
@@ -109,7 +92,7 @@ describe('JSONPath filters on entries', () => {
   it('plucks a field past entries that are null, 0, false or empty', async () => {
     const mixed = [{ id: 1 }, null, 0, false, '', { id: 2 }, 'text', [5]];
     for (const maxParseBytes of [1 << 30, 16]) {
-      const artifact = await jsonArtifact(mixed, maxParseBytes);
+      const artifact = await prettyArtifact(mixed, maxParseBytes);
       const ids = await artifact.query('$[*].id');
       expect(ids).toEqual([
         { path: "$[0]['id']", value: 1 },

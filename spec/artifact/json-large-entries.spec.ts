@@ -1,29 +1,14 @@
-import {
-  type SpooledArtifact,
-  type SpooledJsonArtifact,
-  type SpooledJsonArtifactOptions,
-  spool,
-} from 'spoolforge';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { SpooledJsonArtifact, SpooledJsonArtifactOptions } from 'spoolforge';
+import { describe, expect, it } from 'vitest';
 import { invokeOnArtifact } from '../helpers/forged-tools.js';
 import { failure } from '../helpers/http-reader.js';
+import { jsonArtifact } from '../helpers/json-artifacts.js';
 
 // Entries past 2,000 bytes are too large to parse: the documents stay small.
 const options: SpooledJsonArtifactOptions = { maxParseBytes: 2_000 };
-const opened: SpooledArtifact[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
-});
-
-async function jsonArtifact(value: unknown, { maxParseBytes } = options) {
-  const artifact = (await spool(JSON.stringify(value), {
-    kind: 'json',
-    memoryThreshold: 1024,
-    ...(maxParseBytes ? { maxParseBytes } : {}),
-  })) as SpooledJsonArtifact;
-  opened.push(artifact);
-  return artifact;
-}
+/** `value` as JSON, entries past 2,000 bytes too large to parse unless `options` say otherwise. */
+const valueArtifact = (value: unknown, { maxParseBytes } = options) =>
+  jsonArtifact(JSON.stringify(value), maxParseBytes ? { maxParseBytes } : {});
 
 const items = (length: number) =>
   Array.from({ length }, (_, id) => ({ id, name: `n${id}`, pad: 'p'.repeat(40) }));
@@ -35,7 +20,7 @@ async function tool(artifact: SpooledJsonArtifact, op: string, input: Record<str
 
 describe('a document with an entry too large to parse', () => {
   it('hands out the entries before it, then fails on it unless large ones are asked for', async () => {
-    const artifact = await jsonArtifact([1, 2, 'x'.repeat(3_000), 4]);
+    const artifact = await valueArtifact([1, 2, 'x'.repeat(3_000), 4]);
     const document = await artifact.document();
     const seen: unknown[] = [];
     const walk = async () => {
@@ -50,7 +35,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('answers queries that do not need that entry, and describes it without parsing it', async () => {
-    const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
+    const artifact = await valueArtifact({ items: items(200), meta: { total: 200 } });
     expect(await tool(artifact, 'get', { path: '$.meta.total' })).toBe(
       "$['meta']['total'] = 200\n1 match.",
     );
@@ -77,7 +62,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('does the same inside an entry it descended into', async () => {
-    const artifact = await jsonArtifact({ a: { b: items(200), c: 1 } });
+    const artifact = await valueArtifact({ a: { b: items(200), c: 1 } });
     expect(await tool(artifact, 'get', { path: '$.a.c' })).toBe("$['a']['c'] = 1\n1 match.");
     expect(await tool(artifact, 'keys', { path: '$.a' })).toBe(
       '$.a: 2 keys\n"b": array (200 elements)\n"c": number',
@@ -88,7 +73,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('gives the type and size of a large entry from its index; * is always the wildcard', async () => {
-    const artifact = await jsonArtifact({ '*': items(100), s: 'z'.repeat(5_000), n: 1 });
+    const artifact = await valueArtifact({ '*': items(100), s: 'z'.repeat(5_000), n: 1 });
     expect(await tool(artifact, 'type', { path: '$.s' })).toBe(
       "$['s']: string (4.9 KiB, too large to parse)",
     );
@@ -98,7 +83,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('plucks from the elements of a large array named first in the path', async () => {
-    const artifact = await jsonArtifact({ items: items(200), meta: { total: 200 } });
+    const artifact = await valueArtifact({ items: items(200), meta: { total: 200 } });
     const plucked = await tool(artifact, 'pluck', { path: 'items[*].name' });
     expect(plucked.split('\n').slice(0, 2)).toEqual([
       "$['items'][0]['name'] = \"n0\"",
@@ -114,7 +99,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('descends by the root type: an object key "0", a negative index, a key with a quote', async () => {
-    const object = await jsonArtifact({ '0': items(100), "it'ems": items(100) });
+    const object = await valueArtifact({ '0': items(100), "it'ems": items(100) });
     expect(await tool(object, 'get', { path: "$['0'][3].id" })).toBe(
       "$['0'][3]['id'] = 3\n1 match.",
     );
@@ -128,7 +113,7 @@ describe('a document with an entry too large to parse', () => {
     );
     expect(quoted.message).toContain("write a key with a ' as ['it\\'s']");
 
-    const arrays = await jsonArtifact(Array.from({ length: 70 }, (_, index) => items(50 + index)));
+    const arrays = await valueArtifact(Array.from({ length: 70 }, (_, index) => items(50 + index)));
     expect(await tool(arrays, 'get', { path: '$[-1][3].id' })).toBe("$[69][3]['id'] = 3\n1 match.");
     // Every large entry is remembered, not only the first 64.
     expect(await tool(arrays, 'length', { path: '$[69]' })).toBe('$[69]: array (119 elements)');
@@ -140,10 +125,10 @@ describe('a document with an entry too large to parse', () => {
   it('turns every malformed path into E_INVALID_TOOL_ARGS naming it', async () => {
     // Indexed with a large `items`, and parsed whole: both fail alike.
     const objects = [
-      await jsonArtifact({ items: items(200) }),
-      await jsonArtifact({ items: items(3) }, {}),
+      await valueArtifact({ items: items(200) }),
+      await valueArtifact({ items: items(3) }, {}),
     ];
-    const arrays = [await jsonArtifact(items(200)), await jsonArtifact(items(3), {})];
+    const arrays = [await valueArtifact(items(200)), await valueArtifact(items(3), {})];
     const cases = [
       ...objects.flatMap((artifact) => [
         [artifact, '$.items[?(@.id>1'],
@@ -161,7 +146,7 @@ describe('a document with an entry too large to parse', () => {
   });
 
   it('opens a large entry once for concurrent queries, whatever one caller aborts', async () => {
-    const artifact = await jsonArtifact({ items: items(2_000) });
+    const artifact = await valueArtifact({ items: items(2_000) });
     await artifact.document();
     const controller = new AbortController();
     const aborted = artifact.query('$.items[3].id', { signal: controller.signal });

@@ -35,8 +35,11 @@ function scan(text: string, chunkSize: number) {
       return true;
     },
   });
+  // One Buffer read into again for every chunk, as readerChunks' recycled reads are.
+  const recycled = Buffer.alloc(chunkSize);
   for (let offset = 0; offset < bytes.length; offset += chunkSize) {
-    scanner.push(bytes.subarray(offset, offset + chunkSize), offset);
+    const length = bytes.copy(recycled, 0, offset, offset + chunkSize);
+    scanner.push(recycled.subarray(0, length), offset);
   }
   scanner.end(bytes.length);
   return entries;

@@ -3,23 +3,17 @@ import {
   DispatchContext,
   defaultArtifactKinds,
   defineTool,
-  type SpooledArtifact,
   type SpooledJsonArtifact,
-  spool,
   ToolCall,
   ToolSession,
 } from 'spoolforge';
 import { artifactJson, forgeArtifactTools } from 'spoolforge/engine';
 import { toChatCompletionsTools } from 'spoolforge/openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeOnArtifact } from '../helpers/forged-tools.js';
 import { failure } from '../helpers/http-reader.js';
-
-const opened: SpooledArtifact[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
-});
+import { jsonArtifact } from '../helpers/json-artifacts.js';
 
 const rows = Array.from({ length: 6 }, (_, id) => ({
   id,
@@ -28,11 +22,9 @@ const rows = Array.from({ length: 6 }, (_, id) => ({
   ...(id === 4 ? { tags: ['x'] } : {}),
 }));
 
-async function jsonArtifact(value: unknown) {
-  const artifact = (await spool(JSON.stringify(value), { kind: 'json' })) as SpooledJsonArtifact;
-  opened.push(artifact);
-  return artifact;
-}
+/** `value` as JSON, spooled in memory. */
+const valueArtifact = (value: unknown) =>
+  jsonArtifact(JSON.stringify(value), { memoryThreshold: 4 << 20 });
 
 /** `artifact_json` as forged for the spooled call `call_json`, with a small result budget. */
 async function askWith(artifact: SpooledJsonArtifact, input: Record<string, unknown>) {
@@ -58,7 +50,7 @@ const jsonOps = {
 
 describe('artifact_json: each op through the forged tool', () => {
   it('shape, type, keys and length describe what is at a path', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const ask = (input: Record<string, unknown>) => askWith(artifact, input);
     const shape = await ask({ op: 'shape', path: '$[*].user' });
     expect(shape.split('\n')).toEqual([
@@ -84,7 +76,7 @@ describe('artifact_json: each op through the forged tool', () => {
   });
 
   it('get, filter, pluck and slice show values as `path = JSON` lines', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const ask = (input: Record<string, unknown>) => askWith(artifact, input);
     expect(await ask({ op: 'get', path: '$[4].tags' })).toBe(`$[4]['tags'] = ["x"]\n1 match.`);
     expect(await ask({ op: 'filter', path: '@.status == 500' })).toBe(
@@ -118,7 +110,7 @@ describe('artifact_json: each op through the forged tool', () => {
 
 describe('artifact_json: continuations name the artifact_json call that goes on', () => {
   it('a cut scan names op, path and startIndex; the call it names continues it', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const ask = (input: Record<string, unknown>) => askWith(artifact, input);
     const first = await ask({ op: 'get', path: '$[*]' });
     expect(first.split('\n').at(-1)).toBe(
@@ -130,7 +122,7 @@ describe('artifact_json: continuations name the artifact_json call that goes on'
     expect(filtered).toContain(
       'continue with artifact_json {"callId":"call_json","op":"filter","path":"@.id >= 0","startIndex":3}]',
     );
-    const wide = await jsonArtifact(rows.map((row) => ({ ...row, pad: 'p'.repeat(300) })));
+    const wide = await valueArtifact(rows.map((row) => ({ ...row, pad: 'p'.repeat(300) })));
     const plucked = await askWith(wide, { op: 'pluck', path: 'pad' });
     expect(plucked).toMatch(
       /continue with artifact_json \{"callId":"call_json","op":"pluck","path":"pad","startIndex":\d\}\]$/,
@@ -138,12 +130,12 @@ describe('artifact_json: continuations name the artifact_json call that goes on'
   });
 
   it('a cut slice, and a value cut to fit a line, name op "slice" with the next start', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const sliced = await askWith(artifact, { op: 'slice' });
     expect(sliced.split('\n').at(-1)).toBe(
       '[cut: continue with artifact_json {"callId":"call_json","op":"slice","path":"$","start":3}]',
     );
-    const long = await jsonArtifact({ items: Array.from({ length: 500 }, (_, index) => index) });
+    const long = await valueArtifact({ items: Array.from({ length: 500 }, (_, index) => index) });
     const input = { op: 'get', path: '$.items' };
     const value = await invokeOnArtifact(long, 'artifact_json', input, {
       limits: { maxLineChars: 100 },
@@ -157,7 +149,7 @@ describe('artifact_json: continuations name the artifact_json call that goes on'
   });
 
   it('a tool that runs it under another name spells the continuation its own way', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const text = await artifactJson.run(
       artifact,
       { op: 'slice', path: null, start: null, end: null, startIndex: null } as never,
@@ -176,7 +168,7 @@ describe('artifact_json: continuations name the artifact_json call that goes on'
 
 describe('artifact_json: arguments', () => {
   it('names the arguments an op reads when it gets another, and asks for a missing path', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const cases: [Record<string, unknown>, string][] = [
       [{ op: 'shape', startIndex: 3 }, 'artifact_json op "shape" takes path, not startIndex'],
       [
@@ -233,7 +225,7 @@ describe('artifact_json: arguments', () => {
   });
 
   it('notes with no result name artifact_json ops, never an old tool name', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     expect(await askWith(artifact, { op: 'get', path: '$.nope' })).toBe(
       'No match for $.nope. artifact_json op "shape" shows the paths that exist.',
     );
@@ -248,7 +240,7 @@ describe('artifact_json: arguments', () => {
 
 describe('artifact_json: its definition', () => {
   it('is one short strict function with the ops as an enum, within 280 o200k tokens but for the callId enum', async () => {
-    const artifact = await jsonArtifact(rows);
+    const artifact = await valueArtifact(rows);
     const call = new ToolCall({ id: 'call_1', name: 'list_rows', arguments: {} });
     call.results = artifact;
     const forged = forgeArtifactTools(

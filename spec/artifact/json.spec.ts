@@ -6,29 +6,14 @@ import {
   type JsonMatch,
   SpooledArtifact,
   SpooledJsonArtifact,
-  type SpooledJsonArtifactOptions,
   SpoolforgeError,
   spool,
   ToolCall,
 } from 'spoolforge';
 import { forgeArtifactTools } from 'spoolforge/engine';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invokeOnArtifact } from '../helpers/forged-tools.js';
-
-const opened: SpooledArtifact[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((artifact) => artifact.close()));
-});
-
-async function jsonArtifact(text: string, options: SpooledJsonArtifactOptions = {}) {
-  const artifact = (await spool(text, {
-    kind: 'json',
-    memoryThreshold: 1024,
-    ...options,
-  })) as SpooledJsonArtifact;
-  opened.push(artifact);
-  return artifact;
-}
+import { closeAfterTest, jsonArtifact } from '../helpers/json-artifacts.js';
 
 const rows = Array.from({ length: 3_000 }, (_, index) => ({
   id: index,
@@ -79,7 +64,7 @@ describe('kind detection', () => {
     const declared = await spool('{"a":1}', { mediaType: 'application/x-ndjson' });
     const text = await spool('just text\n');
     const plain = await spool('{"a":1}\n{"a":2}\n', { kind: 'text' });
-    opened.push(sniffed, declared, text, plain);
+    closeAfterTest(sniffed, declared, text, plain);
     expect(sniffed).toBeInstanceOf(SpooledJsonArtifact);
     expect(sniffed.kind).toBe('jsonl');
     expect(declared.kind).toBe('jsonl');
@@ -296,7 +281,7 @@ describe('forging', () => {
   it('offers the base tools and artifact_json for JSON artifacts only', async () => {
     const json = await jsonArtifact(pretty);
     const text = await spool('plain text\n'.repeat(500));
-    opened.push(text);
+    closeAfterTest(text);
     const jsonCall = new ToolCall({ id: 'call_a', name: 'rows', arguments: {} });
     jsonCall.results = json;
     const textCall = new ToolCall({ id: 'call_b', name: 'log', arguments: {} });

@@ -12,6 +12,7 @@ import {
   SpooledArtifact,
   type ToolMethodDescriptor,
   ToolSession,
+  type ToolSessionOptions,
 } from 'spoolforge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -60,30 +61,36 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((session) => session.close()));
 });
 
+const fetchLog = defineTool({
+  name: 'fetch_log',
+  description: 'Fetches the log.',
+  inputSchema: z.object({}),
+  kind: 'log',
+  handler: () => log,
+});
+
+/** A session that fetched the log (`call_log`), then kept its lines `start`..`end` (`call_keep`). */
+async function keptLines(
+  options: Omit<ToolSessionOptions, 'tools'>,
+  lines: { start: number; end: number; name: string },
+) {
+  const session = new ToolSession({ tools: [fetchLog], ...options });
+  sessions.push(session);
+  await session.run([{ id: 'call_log', name: 'fetch_log', arguments: {} }], session.dispatch());
+  const keep = {
+    id: 'call_keep',
+    name: 'artifact_keep_lines',
+    arguments: { callId: 'call_log', ...lines },
+  };
+  const [kept] = await session.run([keep], session.dispatch());
+  return { session, kept };
+}
+
 describe('a derived output of a custom tool method', () => {
   it('is spooled as the result of its call, named, and offered to the next dispatch', async () => {
-    const fetchLog = defineTool({
-      name: 'fetch_log',
-      description: 'Fetches the log.',
-      inputSchema: z.object({}),
-      kind: 'log',
-      handler: () => log,
-    });
-    const session = new ToolSession({
-      tools: [fetchLog],
-      kinds: defaultArtifactKinds.with(logKind),
-    });
-    sessions.push(session);
-    await session.run([{ id: 'call_log', name: 'fetch_log', arguments: {} }], session.dispatch());
-    const [kept] = await session.run(
-      [
-        {
-          id: 'call_keep',
-          name: 'artifact_keep_lines',
-          arguments: { callId: 'call_log', start: 11, end: 20, name: 'ten lines' },
-        },
-      ],
-      session.dispatch(),
+    const { session, kept } = await keptLines(
+      { kinds: defaultArtifactKinds.with(logKind) },
+      { start: 11, end: 20, name: 'ten lines' },
     );
     expect(kept?.isError).toBe(false);
     expect(kept?.content[0]).toMatchObject({
@@ -114,26 +121,8 @@ describe('a derived output of a custom tool method', () => {
   it("goes into the session's store, named, with the call that made it", async () => {
     const kinds = defaultArtifactKinds.with(logKind);
     const store = await ArtifactStore.open(await tempDirectory(), { kinds });
-    const fetchLog = defineTool({
-      name: 'fetch_log',
-      description: 'Fetches the log.',
-      inputSchema: z.object({}),
-      kind: 'log',
-      handler: () => log,
-    });
-    const session = new ToolSession({ tools: [fetchLog], store });
-    sessions.push(session);
-    await session.run([{ id: 'call_log', name: 'fetch_log', arguments: {} }], session.dispatch());
-    const [kept] = await session.run(
-      [
-        {
-          id: 'call_keep',
-          name: 'artifact_keep_lines',
-          arguments: { callId: 'call_log', start: 1, end: 1000, name: 'first half' },
-        },
-      ],
-      session.dispatch(),
-    );
+    const lines = { start: 1, end: 1000, name: 'first half' };
+    const { kept } = await keptLines({ store }, lines);
     expect(kept?.ref).toBeDefined();
     const record = await store.info(kept?.ref as string);
     expect(record).toMatchObject({

@@ -35,30 +35,65 @@ export const summarise: Summariser = async (messages) => {
   return `<retain>refs: ${refs.slice(-3).join(', ')}</retain><summary>${messages.length} messages about checkout.</summary>`;
 };
 
+/** What the model is sent next: the projection of the history, with the tools an OpenAI request offers. */
+async function projectWithTools(
+  { log, session }: PooledConversation,
+  projection: ProjectContextOptions,
+) {
+  const dispatch = new OpenAIToolSession({ session }).chatCompletionsDispatch();
+  const view = await projectContext(log.history(), { ...projection, tools: dispatch.tools });
+  return { view, dispatch };
+}
+
 /**
  * What the model is sent next: the projection of the history with the tools an OpenAI request
  * offers (the forged `callId` enums included), as JSON.
  */
-export async function nextRequest({ log, session }: PooledConversation): Promise<string> {
-  const dispatch = new OpenAIToolSession({ session }).chatCompletionsDispatch();
-  const view = await projectContext(log.history(), { ...projectionOptions, tools: dispatch.tools });
+export async function nextRequest(conversation: PooledConversation): Promise<string> {
+  const { view, dispatch } = await projectWithTools(conversation, projectionOptions);
   return JSON.stringify({ view, tools: dispatch.tools });
+}
+
+/** Options for {@link scriptedTurn}. */
+export interface ScriptedTurnOptions {
+  /** The model calls tools on every turn this divides. Default 2. */
+  callEvery?: number;
+  /** Default {@link projectionOptions}. */
+  projection?: ProjectContextOptions;
+  /**
+   * Project with the tools an OpenAI request offers, and again after compacting, as a server
+   * that sends the request does. Default: the history alone.
+   */
+  withTools?: boolean;
 }
 
 /**
  * One turn of the README's long-conversation loop with a scripted model: the user asks, the
- * history is compacted when over budget (the calls summarised away forgotten), and every other
- * turn the model calls `fetch_logs` and then `artifact_grep` on an earlier output.
+ * history is compacted when over budget (the calls summarised away forgotten), and every
+ * `callEvery` turns the model calls `fetch_logs` (60 lines) and then `artifact_grep` on the
+ * output before. Resolves to whether it compacted.
  */
-export async function scriptedTurn({ log, session }: PooledConversation, turn: number) {
+export async function scriptedTurn(
+  conversation: PooledConversation,
+  turn: number,
+  options: ScriptedTurnOptions = {},
+): Promise<boolean> {
+  const { log, session } = conversation;
+  const { callEvery = 2, projection = projectionOptions, withTools = false } = options;
   await log.append({ role: 'user', content: `Turn ${turn}: what failed in checkout?` });
-  const view = await projectContext(log.history(), projectionOptions);
+  const project = async () =>
+    withTools
+      ? projectWithTools(conversation, projection)
+      : { view: await projectContext(log.history(), projection), dispatch: undefined };
+  let { view, dispatch } = await project();
   if (view.overBudget) {
-    await compactLog(log, { ...projectionOptions, summarise });
+    await compactLog(log, { ...projection, summarise });
     const gone = session.toolCalls.filter(({ id }) => !log.toolMessage(id));
     await session.forget(gone.map(({ id }) => id));
+    if (withTools) ({ dispatch } = await project());
   }
-  if (turn % 2 === 0) {
+  dispatch?.ack();
+  if (turn % callEvery === 0) {
     const offered = session.toolCalls.filter((call) => call.name === 'fetch_logs').at(-1);
     const calls = [
       { id: `call_${turn}`, name: 'fetch_logs', arguments: JSON.stringify({ turn, lines: 60 }) },
@@ -73,9 +108,10 @@ export async function scriptedTurn({ log, session }: PooledConversation, turn: n
         : []),
     ];
     await log.append({ role: 'assistant', content: '', toolCalls: calls });
-    const dispatch = session.dispatch();
-    dispatch.ack();
-    await log.appendToolOutcomes(await session.run(calls, dispatch));
+    const results = session.dispatch();
+    results.ack();
+    await log.appendToolOutcomes(await session.run(calls, results));
   }
   await log.append({ role: 'assistant', content: `Turn ${turn}: the payment gateway timed out.` });
+  return view.overBudget;
 }

@@ -1,11 +1,13 @@
 // The agent loops a user writes with each provider adapter and the real client, shared by the
 // provider specs: dispatch, request, ack, run the calls, until the model answers in text.
 import type Anthropic from '@anthropic-ai/sdk';
+import type { Content, GoogleGenAI } from '@google/genai';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInput } from 'openai/resources/responses/responses';
 import type { DispatchContext } from 'spoolforge';
 import type { AnthropicToolSession } from 'spoolforge/anthropic';
+import type { GoogleDispatch, GoogleToolSession } from 'spoolforge/google';
 import type { OpenAIToolSession } from 'spoolforge/openai';
 
 /** One request of a conversation: its dispatch and the names of the tools it offered. */
@@ -85,6 +87,33 @@ export async function converseAnthropic(
     const results = await dispatch.run(message.content);
     if (results.length === 0) return { message, dispatches };
     messages.push({ role: 'user', content: results });
+  }
+  throw new Error('the scripted model never answered');
+}
+
+/** A Gemini conversation from `prompt` (generateContent); fails if no answer comes in `maxTurns`. */
+export async function converseGoogle(
+  agent: GoogleToolSession,
+  ai: GoogleGenAI,
+  prompt: string,
+  maxTurns = 10,
+) {
+  const contents: Content[] = [{ role: 'user', parts: [{ text: prompt }] }];
+  const dispatches: GoogleDispatch[] = [];
+  for (let turn = 0; turn < maxTurns; turn++) {
+    const dispatch = agent.dispatch();
+    dispatches.push(dispatch);
+    const response = await dispatch.track(
+      ai.models.generateContent({
+        model: 'gemini-2.5-flash',
+        contents,
+        config: { tools: dispatch.tools },
+      }),
+    );
+    const content = response.candidates?.[0]?.content;
+    const parts = await dispatch.run(content);
+    if (!content || parts.length === 0) return { response, dispatches };
+    contents.push(content, { role: 'user', parts });
   }
   throw new Error('the scripted model never answered');
 }

@@ -3,18 +3,16 @@
 // client: the second tool (strict types, a number among them) receives the values, never the
 // model's retyping, and a bad reference comes back as an error result the model reads.
 import Anthropic from '@anthropic-ai/sdk';
-import { type Content, GoogleGenAI } from '@google/genai';
+import { GoogleGenAI } from '@google/genai';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
-import { defineTool } from 'spoolforge';
 import { spoolforgeToolSet } from 'spoolforge/ai-sdk';
 import { AnthropicToolSession } from 'spoolforge/anthropic';
 import { GoogleToolSession } from 'spoolforge/google';
 import { OpenAIToolSession } from 'spoolforge/openai';
 import { spoolforgeAgentTools } from 'spoolforge/openai-agents';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { anthropicWire } from '../../examples/support/anthropic-wire.js';
 import { geminiWire } from '../../examples/support/gemini-wire.js';
 import { openAIChatWire } from '../../examples/support/openai-chat-wire.js';
@@ -26,39 +24,13 @@ import {
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { startAiSdkModel } from '../helpers/ai-sdk-scripted.js';
+import { htmlPage, pageTools } from '../helpers/page-tools.js';
 import {
   converseAnthropic,
   converseChatCompletions,
+  converseGoogle,
   converseResponses,
 } from '../helpers/provider-loops.js';
-
-/** A 300 KB page: far past the inline threshold. */
-const page = {
-  id: 4812,
-  version: 17,
-  body: `<table>${Array.from({ length: 6_000 }, (_, row) => `<tr><td>${row}</td><td>row ${row}</td></tr>`).join('')}</table>`,
-};
-
-function tools() {
-  const received: unknown[] = [];
-  const fetchPage = defineTool({
-    name: 'fetch_page',
-    description: 'Fetches a page.',
-    inputSchema: z.object({}),
-    kind: 'json',
-    handler: () => JSON.stringify(page),
-  });
-  const updatePage = defineTool({
-    name: 'update_page',
-    description: 'Updates a page.',
-    inputSchema: z.object({ body: z.string(), version: z.number().int() }),
-    handler: (input) => {
-      received.push(input);
-      return 'updated';
-    },
-  });
-  return { list: [fetchPage, updatePage], received };
-}
 
 /**
  * Fetch the page; pass its body and version by reference (then a bad reference, whose error the
@@ -96,12 +68,12 @@ for (const api of [
   { name: 'Responses', wire: openAIResponsesWire, converse: converseResponses },
 ]) {
   it(`spoolforge/openai, ${api.name}: the page reaches update_page by reference`, async () => {
-    const { list, received } = tools();
+    const { list, received } = pageTools();
     model = await startScriptedModel({ wires: [api.wire], script: script(true) });
     loop = new OpenAIToolSession({ tools: list });
     const client = new OpenAI({ apiKey: 'test', baseURL: `${model.url}/v1`, maxRetries: 0 });
     const { answer } = await api.converse(client, loop, 'Update the page.');
-    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const [handle, updated, refused] = answer.split('\n---\n');
     expect(handle).toContain('Pass it to a tool as the argument value {"$artifact":"');
     expect(updated).toBe('updated');
@@ -114,7 +86,7 @@ for (const api of [
 
 describe('spoolforge/ai-sdk with the real client', () => {
   it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
-    const { list, received } = tools();
+    const { list, received } = pageTools();
     const { chat, model: scripted } = await startAiSdkModel(script(true));
     await using spoolforge = spoolforgeToolSet({ tools: list });
     const result = await generateText({
@@ -125,7 +97,7 @@ describe('spoolforge/ai-sdk with the real client', () => {
       onStepFinish: spoolforge.onStepFinish,
       stopWhen: stepCountIs(6),
     });
-    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const parts = result.text.split('\n---\n');
     expect(parts[1]).toBe('updated');
     expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
@@ -135,12 +107,12 @@ describe('spoolforge/ai-sdk with the real client', () => {
 
 describe('spoolforge/anthropic with the real client', () => {
   it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
-    const { list, received } = tools();
+    const { list, received } = pageTools();
     model = await startScriptedModel({ wires: [anthropicWire], script: script(true) });
     await using agent = new AnthropicToolSession({ tools: list });
     const client = new Anthropic({ apiKey: 'test', baseURL: model.url, maxRetries: 0 });
     const { message } = await converseAnthropic(agent, client, 'Update the page.');
-    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const parts = text.split('\n---\n');
     expect(parts[1]).toBe('updated');
@@ -150,30 +122,16 @@ describe('spoolforge/anthropic with the real client', () => {
 
 describe('spoolforge/google with the real client', () => {
   it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
-    const { list, received } = tools();
+    const { list, received } = pageTools();
     model = await startScriptedModel({
       wires: [geminiWire({ callIds: true })],
       script: script(true),
     });
     await using agent = new GoogleToolSession({ tools: list });
     const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: model.url } });
-    const contents: Content[] = [{ role: 'user', parts: [{ text: 'Update the page.' }] }];
-    let answer = '';
-    for (let turn = 0; turn < 6 && !answer; turn++) {
-      const dispatch = agent.dispatch();
-      const response = await dispatch.track(
-        ai.models.generateContent({
-          model: 'gemini-2.5-flash',
-          contents,
-          config: { tools: dispatch.tools },
-        }),
-      );
-      const content = response.candidates?.[0]?.content;
-      const parts = await dispatch.run(content);
-      if (!content || parts.length === 0) answer = response.text ?? '';
-      else contents.push(content, { role: 'user', parts });
-    }
-    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    const { response } = await converseGoogle(agent, ai, 'Update the page.', 6);
+    const answer = response.text ?? '';
+    expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const parts = answer.split('\n---\n');
     expect(parts[1]).toBe('updated');
     expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);
@@ -183,7 +141,7 @@ describe('spoolforge/google with the real client', () => {
 describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
   it('the page reaches update_page by reference; a bad one is an error the model reads', async () => {
     setTracingDisabled(true);
-    const { list, received } = tools();
+    const { list, received } = pageTools();
     model = await startScriptedModel({ wires: [openAIResponsesWire], script: script(true) });
     const modelProvider = new OpenAIProvider({ apiKey: 'test', baseURL: `${model.url}/v1` });
     const runner = new Runner({ modelProvider, tracingDisabled: true });
@@ -194,7 +152,7 @@ describe('spoolforge/openai-agents with the Agents SDK Runner', () => {
       tools: spoolforge.tools,
     });
     const result = await runner.run(agent, 'Update the page.', { maxTurns: 6 });
-    expect(received).toEqual([{ body: page.body, version: 17 }]);
+    expect(received).toEqual([{ body: htmlPage.body, version: 17 }]);
     const parts = String(result.finalOutput).split('\n---\n');
     expect(parts[1]).toBe('updated');
     expect(parts[2]).toMatch(/E_BAD_REFERENCE.*selects more than one value/);

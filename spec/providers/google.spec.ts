@@ -2,7 +2,6 @@ import { type Content, GoogleGenAI } from '@google/genai';
 import { defineTool, Media, SpooledArtifact, ToolSession } from 'spoolforge';
 import {
   fromGeminiCalls,
-  type GoogleDispatch,
   GoogleToolSession,
   toGeminiFunctionResponses,
   toGeminiTools,
@@ -20,6 +19,7 @@ import {
   startScriptedModel,
 } from '../../examples/support/scripted-model.js';
 import { connectInMemoryTestServer, needle, pngBase64 } from '../helpers/mcp-test-server.js';
+import { converseGoogle } from '../helpers/provider-loops.js';
 import {
   errorLineNumber,
   investigationScript,
@@ -76,28 +76,6 @@ async function start(script: (turn: ScriptedTurn) => ScriptedReply, wire: Gemini
   return { model, ai };
 }
 
-/** The loop a user writes: dispatch, generateContent, run the calls, until the model answers. */
-async function converse(agent: GoogleToolSession, ai: GoogleGenAI, prompt: string) {
-  const contents: Content[] = [{ role: 'user', parts: [{ text: prompt }] }];
-  const dispatches: GoogleDispatch[] = [];
-  for (let turn = 0; turn < 10; turn++) {
-    const dispatch = agent.dispatch();
-    dispatches.push(dispatch);
-    const response = await dispatch.track(
-      ai.models.generateContent({
-        model: 'gemini-2.5-flash',
-        contents,
-        config: { tools: dispatch.tools },
-      }),
-    );
-    const content = response.candidates?.[0]?.content;
-    const parts = await dispatch.run(content);
-    if (!content || parts.length === 0) return { response, dispatches };
-    contents.push(content, { role: 'user', parts });
-  }
-  throw new Error('the scripted model never answered');
-}
-
 describe.each([
   { generation: 'Gemini 2 (calls without ids)', callIds: false, produceId: 'fc_1_0' },
   { generation: 'Gemini 3 (call ids, thought signatures)', callIds: true, produceId: 'call_0_0' },
@@ -114,7 +92,7 @@ describe.each([
         }),
         { callIds },
       );
-      const { response, dispatches } = await converse(agent, ai, 'Why did checkout fail?');
+      const { response, dispatches } = await converseGoogle(agent, ai, 'Why did checkout fail?');
 
       expect(model.rejected).toEqual([]);
       const bodies = model.requests.map((request) => request.body);
@@ -282,7 +260,7 @@ describe('spoolforge/google: mistakes, media and MCP tools', () => {
   it('sends images and PDFs as inlineData inside the functionResponse (multimodal function responses), never base64 in text', async () => {
     const { model, ai } = await start(askForMedia, { callIds: true });
     await using agent = new GoogleToolSession({ tools: mediaTools });
-    await converse(agent, ai, 'What does the page show?');
+    await converseGoogle(agent, ai, 'What does the page show?');
     expect(model.rejected).toEqual([]);
     const body = model.requests[1]?.body;
     const [image, document, audio] = answersOf(body);
@@ -305,7 +283,7 @@ describe('spoolforge/google: mistakes, media and MCP tools', () => {
   it("with media: 'content', sends them as inlineData parts after the function responses", async () => {
     const { model, ai } = await start(askForMedia);
     await using agent = new GoogleToolSession({ tools: mediaTools, media: 'content' });
-    await converse(agent, ai, 'What does the page show?');
+    await converseGoogle(agent, ai, 'What does the page show?');
     expect(model.rejected).toEqual([]);
     const parts = lastPartsOf(model.requests[1]?.body);
     expect(parts.slice(0, 3).map((part) => part.functionResponse?.name)).toEqual(
@@ -345,7 +323,7 @@ describe('spoolforge/google: mistakes, media and MCP tools', () => {
         return { text: turn.results.at(-1)?.text ?? '' };
       });
       await using agent = new GoogleToolSession({ tools });
-      const { response } = await converse(agent, ai, 'Find the needle.');
+      const { response } = await converseGoogle(agent, ai, 'Find the needle.');
       expect(model.rejected).toEqual([]);
       const declarations = declarationsOf(model.requests[0]?.body);
       expect(declarations.find((tool) => tool.name === 'big_text')?.parameters).toMatchObject({

@@ -15,8 +15,9 @@ artifact_grep, artifact_list, artifact_json and artifact_md to query it by its i
 argument may pass a stored output on: {"$artifact": ID} with "lines", "json" or "grep".
 
 Options:
-  --threshold SIZE     spool results past this (default 16K: ~4k-8k tokens, under the
-                       10k-token limits of Claude Code and Codex)
+  --threshold SIZE     spool results past this (default 16K: ~4k-8k tokens). Codex CLI
+                       0.171 showed its model 12,020 characters of a 1 MB result: with
+                       Codex, 11K keeps what is inlined under that
   --store DIR          the store (default $XDG_STATE_HOME/spoolforge, else ~/.local/state/spoolforge)
   --ttl DURATION       how long an output stays queryable: 90s, 30m, 12h, 7d (default 7d)
   --timeout SECONDS    an upstream request unanswered this long fails; 0 never (default 300)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolCallOutcome } from '../executor/tool-result-content.js';
 import { SpoolforgeError, throwIfAborted } from '../shared/spoolforge-error.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
+import { ConversationEventWriter } from './conversation-event-writer.js';
 import { checkConversationId } from './conversation-id.js';
 import type { ConversationLogBackend } from './conversation-log-backend.js';
 import type {
@@ -85,16 +86,11 @@ export class ConversationLog {
   readonly backend: ConversationLogBackend;
   /** The model calls recorded beside the log: what each request carried, its usage and latency. */
   readonly modelCalls: ModelCalls;
-  readonly #now: () => number;
   readonly #maxResultBytes: number;
   #compaction: CompactionRecord | undefined;
   #compactionSeq: number | undefined;
   #events: MessageEvent[];
-  #nextSeq: number;
-  /** Writes run one at a time, in call order (see {@link ConversationLog.#write}). */
-  #writing: Promise<unknown> = Promise.resolve();
-  /** Writes asked for and not settled yet, which `close` waits for. */
-  readonly #unsettled = new Set<Promise<unknown>>();
+  readonly #writer: ConversationEventWriter;
 
   private constructor(
     init: Pick<ConversationLog, 'conversationId' | 'store' | 'backend'> & {
@@ -110,12 +106,11 @@ export class ConversationLog {
     this.conversationId = init.conversationId;
     this.store = init.store;
     this.backend = init.backend;
-    this.#now = init.now;
     this.#maxResultBytes = init.maxResultBytes;
     this.#compaction = init.compaction;
     this.#compactionSeq = init.compactionSeq;
     this.#events = init.events;
-    this.#nextSeq = init.nextSeq;
+    this.#writer = new ConversationEventWriter(init.backend, init);
     const restored = init.nextSeq;
     this.modelCalls = new ModelCalls(
       init.backend,
@@ -125,7 +120,7 @@ export class ConversationLog {
           seq: this.#compactionSeq as number,
         },
         events: this.#events,
-        nextSeq: this.#nextSeq,
+        nextSeq: this.#writer.nextSeq,
         restored,
         keptHandles: init.keptHandles,
       }),
@@ -193,7 +188,7 @@ export class ConversationLog {
 
   /** The sequence number the next event gets. */
   get nextSeq(): number {
-    return this.#nextSeq;
+    return this.#writer.nextSeq;
   }
 
   /** The conversation as the model should know it: the latest summary, then the messages since. */
@@ -211,10 +206,10 @@ export class ConversationLog {
    *   the log is unchanged: `E_CONFLICT` when another writer appended to the conversation first.
    */
   append(...messages: ConversationMessage[]): Promise<MessageEvent[]> {
-    return this.#tracked(async () => {
+    return this.#writer.tracked(async () => {
       const recorded: ConversationMessage[] = [];
       for (const message of messages) recorded.push(await this.#bounded(message));
-      return this.#write(
+      return this.#writer.write(
         recorded.map((message) => ({ type: 'message' as const, message })),
         (events) => this.#events.push(...events),
       );
@@ -230,7 +225,7 @@ export class ConversationLog {
     outcomes: readonly ToolCallOutcome[],
     options: { signal?: AbortSignal } = {},
   ): Promise<MessageEvent[]> {
-    return this.#tracked(async () =>
+    return this.#writer.tracked(async () =>
       this.append(
         ...(await toolOutcomeMessages(outcomes, { store: this.store, signal: options.signal })),
       ),
@@ -242,8 +237,8 @@ export class ConversationLog {
    * `record.keptFrom` on. Earlier events stay in the log for {@link ConversationLog.page}.
    */
   async recordCompaction(record: CompactionRecord): Promise<void> {
-    await this.#tracked(() =>
-      this.#write([{ type: 'compaction' as const, compaction: record }], ([event]) => {
+    await this.#writer.tracked(() =>
+      this.#writer.write([{ type: 'compaction' as const, compaction: record }], ([event]) => {
         this.#compaction = record;
         this.#compactionSeq = event?.seq;
         this.#events = this.#events.filter((kept) => kept.seq >= record.keptFrom);
@@ -271,49 +266,12 @@ export class ConversationLog {
 
   /** Closes the backend once the writes asked for have settled (the store is yours to keep open). */
   async close(): Promise<void> {
-    await Promise.allSettled(this.#unsettled);
+    await this.#writer.settled();
     await this.backend.close?.();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  #tracked<Result>(work: () => Promise<Result>): Promise<Result> {
-    const promise = work();
-    this.#unsettled.add(promise);
-    const settle = () => this.#unsettled.delete(promise);
-    promise.then(settle, settle);
-    return promise;
-  }
-
-  /**
-   * Numbers events, appends them, then `applies` them to the working set, one call at a time:
-   * numbers handed out while an earlier append is in flight would follow events that may never
-   * be stored, and land after another writer's. A failed append recorded none of its events, so
-   * their numbers are handed out again: a gap would read as a conflict to a backend that checks
-   * the sequence.
-   */
-  #write<Event extends ConversationEvent>(
-    fields: DistributiveOmit<Event, 'seq' | 'time'>[],
-    apply: (events: Event[]) => void,
-  ): Promise<Event[]> {
-    const written = this.#writing.then(async () => {
-      const first = this.#nextSeq;
-      const events = fields.map(
-        (each) => ({ ...each, seq: this.#nextSeq++, time: this.#now() }) as unknown as Event,
-      );
-      try {
-        await this.backend.append(events);
-      } catch (error) {
-        this.#nextSeq = first;
-        throw error;
-      }
-      apply(events);
-      return events;
-    });
-    this.#writing = written.catch(() => undefined);
-    return written;
   }
 
   async #bounded(message: ConversationMessage): Promise<ConversationMessage> {
@@ -326,5 +284,3 @@ export class ConversationLog {
     return messageView({ ...message, ref: id }, { maxResultBytes: this.#maxResultBytes });
   }
 }
-
-type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;

@@ -5,7 +5,7 @@ import type { ToolUiParts } from '../tools/ui-parts.js';
 
 /**
  * What a tool run reports while it runs, for a UI (a `ToolSession`'s `onEvent` gets them, in
- * order per call): it `start`ed; it made `progress` (a handler's report, or bytes of a streamed
+ * order per call): it `start`ed (with the arguments, or the first 16 KiB of large ones); it made `progress` (a handler's report, or bytes of a streamed
  * result so far); `output`, the first part of a streamed result as it arrives (UTF-8 text,
  * bounded: `maxPartialOutputBytes` per call); and it is `complete`, with the result the
  * executor kept (text, an artifact, `Media`; the error text for a failed call), its `ref` when
@@ -19,7 +19,15 @@ import type { ToolUiParts } from '../tools/ui-parts.js';
  * ```
  */
 export type ToolEvent =
-  | { type: 'start'; toolCallId: string; toolName: string; arguments?: unknown }
+  | {
+      type: 'start';
+      toolCallId: string;
+      toolName: string;
+      /** The arguments, when their JSON is at most 16 KiB; else `argumentsPreview`. */
+      arguments?: unknown;
+      /** Larger arguments: the first 16 KiB of their JSON text, and its whole size in bytes. */
+      argumentsPreview?: { text: string; byteLength: number };
+    }
   | { type: 'progress'; toolCallId: string; message?: string; bytes?: number }
   | { type: 'output'; toolCallId: string; text: string }
   | {

@@ -19,6 +19,7 @@ import { hasUiParts, type ToolUiPartsInit } from '../tools/ui-parts.js';
 import { callsReferenceScope } from './calls-reference-scope.js';
 import { type HandleOptions, renderHandle } from './render-handle.js';
 import { resolveUiParts } from './resolve-ui-parts.js';
+import { startToolEvent } from './start-tool-event.js';
 import { defaultMaxPartialOutputBytes, tapToolOutput } from './tap-tool-output.js';
 import { emitToolEvent, type ToolEventListener } from './tool-event.js';
 import {
@@ -94,12 +95,7 @@ export async function executeToolCall(
     fromArtifactTool: tool !== undefined && isArtifactTool(tool),
   });
   const listener = options.onEvent;
-  emitToolEvent(listener, {
-    type: 'start',
-    toolCallId: call.id,
-    toolName: call.name,
-    arguments: call.arguments,
-  });
+  if (listener !== undefined) emitToolEvent(listener, startToolEvent(request, call.arguments));
   let content: ContentPart[];
   let ref: string | undefined;
   const created: SpooledArtifact[] = [];

@@ -62,12 +62,12 @@ if (!distDirectory || !storeDirectory || !conversationsArgument || !turnsArgumen
 }
 const library = (await import(
   pathToFileURL(`${distDirectory}/index.js`).href
-)) as typeof import('../../../src/index.js');
-const { OpenAIToolSession } = (await import(
-  pathToFileURL(`${distDirectory}/providers/openai/index.js`).href
-)) as typeof import('../../../src/providers/openai/index.js');
-const { z } = await import('zod');
-type PooledConversation = import('../../../src/index.js').PooledConversation;
+)) as typeof import('spoolforge');
+// The spec's scripted turn, compiled beside this script (it loads spoolforge by its name).
+const { fetchLogs, scriptedTurn } = (await import(
+  new URL('./pooled-turns.mjs', import.meta.url).href
+)) as typeof import('../../../spec/helpers/pooled-turns.js');
+type PooledConversation = import('spoolforge').PooledConversation;
 
 const conversations = Number(conversationsArgument);
 const turns = Number(turnsArgument);
@@ -78,63 +78,16 @@ const projection = {
   instructions: 'You are an on-call assistant.',
 };
 
-const fetchLogs = library.defineTool({
-  name: 'fetch_logs',
-  description: "Returns a service's log.",
-  inputSchema: z.object({ turn: z.number().int() }),
-  handler: ({ turn }) =>
-    Array.from(
-      { length: 60 },
-      (_, line) => `2026-11-22T10:00:00Z INFO turn=${turn} request=${line} GET /api/cart 200\n`,
-    ).join(''),
-});
-
-const summarise: import('../../../src/index.js').Summariser = async (messages) => {
-  const refs = messages.flatMap((message) =>
-    message.role === 'tool' && message.ref ? [message.ref] : [],
-  );
-  return `<retain>refs: ${refs.slice(-3).join(', ')}</retain><summary>${messages.length} messages about checkout incidents.</summary>`;
-};
-
 let compactions = 0;
 const compactedIds = new Set<string>();
 
-/** One turn of the README loop, the model scripted. */
-async function turn({ conversationId, log, session }: PooledConversation, index: number) {
-  const agent = new OpenAIToolSession({ session });
-  await log.append({ role: 'user', content: `Turn ${index}: what failed in checkout?` });
-  let dispatch = agent.chatCompletionsDispatch();
-  let view = await library.projectContext(log.history(), { ...projection, tools: dispatch.tools });
-  if (view.overBudget) {
-    await library.compactLog(log, { ...projection, summarise });
+/** One turn of the README loop, the model scripted: tools every fourth turn. */
+async function turn(conversation: PooledConversation, index: number) {
+  const options = { callEvery: 4, projection, withTools: true };
+  if (await scriptedTurn(conversation, index, options)) {
     compactions++;
-    compactedIds.add(conversationId);
-    const gone = session.toolCalls.filter(({ id }) => !log.toolMessage(id));
-    await session.forget(gone.map(({ id }) => id));
-    dispatch = agent.chatCompletionsDispatch();
-    view = await library.projectContext(log.history(), { ...projection, tools: dispatch.tools });
+    compactedIds.add(conversation.conversationId);
   }
-  dispatch.ack();
-  if (index % 4 === 0) {
-    const latest = session.toolCalls.filter((call) => call.name === 'fetch_logs').at(-1);
-    const calls = [
-      { id: `call_${index}`, name: 'fetch_logs', arguments: JSON.stringify({ turn: index }) },
-      ...(latest
-        ? [
-            {
-              id: `grep_${index}`,
-              name: 'artifact_grep',
-              arguments: JSON.stringify({ callId: latest.id, pattern: 'request=59 ' }),
-            },
-          ]
-        : []),
-    ];
-    await log.append({ role: 'assistant', content: '', toolCalls: calls });
-    const results = session.dispatch();
-    results.ack();
-    await log.appendToolOutcomes(await session.run(calls, results));
-  }
-  await log.append({ role: 'assistant', content: `Turn ${index}: the payment gateway timed out.` });
 }
 
 function measure() {

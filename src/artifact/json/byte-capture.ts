@@ -44,7 +44,8 @@ export class ByteCapture {
   chunkEnded(chunk: Uint8Array): void {
     if (!this.active) return;
     const piece = chunk.subarray(this.#chunkStart);
-    if (this.#count(piece.length)) this.#pieces.push(piece.slice());
+    // Buffer.from copies; a chunk is often a Buffer, whose slice() is a view, not a copy.
+    if (this.#count(piece.length)) this.#pieces.push(Buffer.from(piece));
   }
 
   /** The value ends before `end` of the current chunk: its bytes, or `undefined` when too large. */

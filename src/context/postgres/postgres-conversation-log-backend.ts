@@ -4,13 +4,9 @@ import { checkConversationId } from '../conversation-id.js';
 import type { ConversationLogBackend, LoggedEvent } from '../conversation-log-backend.js';
 import type { ConversationEvent } from '../conversation-message.js';
 import type { StoredModelCall } from '../model-call.js';
+import { conflictCodes, PostgresConversationRows } from './postgres-conversation-rows.js';
+import { PostgresModelCallTable } from './postgres-model-call-table.js';
 import { ensureTable, quotedTableName, tableColumns } from './postgres-tables.js';
-
-/**
- * What a lost race for a `seq` fails with: a duplicate key, or under serializable isolation a
- * serialization failure (the winner's row is not in the loser's snapshot). Both roll back.
- */
-const conflictCodes = new Set<unknown>(['23505', '40001']);
 
 /**
  * Options for {@link PostgresConversationLogBackend.open}.
@@ -61,31 +57,28 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
   readonly table: string;
   /** The model calls' table, quoted for SQL. */
   readonly modelCallsTable: string;
-  readonly #pool: pg.Pool;
+  readonly #rows: PostgresConversationRows;
+  readonly #modelCalls: PostgresModelCallTable;
   readonly #ownsPool: boolean;
-  readonly #pageSize: number;
-  readonly #createTable: boolean;
-  #modelCallsReady: Promise<void> | undefined;
   #closed = false;
   /** Appends run one at a time, in call order: two in flight would conflict with each other. */
   #appending: Promise<void> = Promise.resolve();
 
   private constructor(init: {
-    conversationId: string;
-    table: string;
+    rows: PostgresConversationRows;
     modelCallsTable: string;
-    pool: pg.Pool;
     ownsPool: boolean;
-    pageSize: number;
     createTable: boolean;
   }) {
-    this.conversationId = init.conversationId;
-    this.table = init.table;
+    this.#rows = init.rows;
+    this.conversationId = init.rows.conversationId;
+    this.table = init.rows.table;
+    this.#modelCalls = new PostgresModelCallTable(init.rows, {
+      table: init.modelCallsTable,
+      create: init.createTable,
+    });
     this.modelCallsTable = init.modelCallsTable;
-    this.#createTable = init.createTable;
-    this.#pool = init.pool;
     this.#ownsPool = init.ownsPool;
-    this.#pageSize = init.pageSize;
   }
 
   /**
@@ -120,13 +113,11 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
       // 'error', which would end the process; the next query connects again, or fails as E_IO.
       pool.on('error', () => undefined);
     }
+    const { conversationId } = options;
     const backend = new PostgresConversationLogBackend({
-      conversationId: options.conversationId,
-      table,
+      rows: new PostgresConversationRows({ pool, conversationId, table, pageSize }),
       modelCallsTable,
-      pool,
       ownsPool: options.pool === undefined,
-      pageSize,
       createTable: options.createTable ?? true,
     });
     try {
@@ -154,7 +145,7 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
   async *readBackward(
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): AsyncIterable<LoggedEvent> {
-    let before = options.cursor === undefined ? undefined : Number(options.cursor);
+    const before = options.cursor === undefined ? undefined : Number(options.cursor);
     // Only the decimal text of a seq, as this gives it: Number('') is 0, Number('1e0') is 1.
     if (
       before !== undefined &&
@@ -166,25 +157,11 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
       );
     }
     await this.#appending;
-    for (;;) {
-      throwIfAborted(options.signal);
-      this.#throwIfClosed();
-      const { rows } = await this.#query<{ seq: string; event: string }>(
-        `SELECT seq, event::text AS event FROM ${this.table}
-          WHERE conversation_id = $1 AND ($2::bigint IS NULL OR seq < $2)
-          ORDER BY seq DESC LIMIT $3`,
-        [this.conversationId, before ?? null, this.#pageSize],
-        'read',
-      );
-      for (const row of rows) {
-        yield {
-          event: this.#parse<ConversationEvent>(row.event, `seq ${row.seq}`),
-          cursor: row.seq,
-        };
-      }
-      const last = rows.at(-1);
-      if (rows.length < this.#pageSize || last === undefined) return;
-      before = Number(last.seq);
+    const { signal } = options;
+    const read = { table: this.table, key: 'seq', column: 'event', before, what: 'read', signal };
+    for await (const row of this.#rows.backward(read)) {
+      const event = this.#rows.parse<ConversationEvent>(row.json, `seq ${row.key}`);
+      yield { event, cursor: row.key };
     }
   }
 
@@ -194,25 +171,7 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
    * @throws SpoolforgeError `E_CONFLICT` when another writer recorded that call number; `E_IO`.
    */
   appendModelCall(record: StoredModelCall, options: { signal?: AbortSignal } = {}) {
-    const appended = this.#appending.then(async () => {
-      this.#throwIfClosed();
-      await this.#modelCallTable();
-      throwIfAborted(options.signal);
-      try {
-        await this.#pool.query(
-          `INSERT INTO ${this.modelCallsTable} (conversation_id, call, record) VALUES ($1, $2, $3)`,
-          [this.conversationId, record.call, JSON.stringify(record)],
-        );
-      } catch (error) {
-        if (!conflictCodes.has((error as { code?: unknown }).code)) {
-          throw this.#ioError('record a model call of', error);
-        }
-        throw new SpoolforgeError(
-          'E_CONFLICT',
-          `Conversation ${this.conversationId}: another writer recorded model call ${record.call}; nothing was recorded`,
-        );
-      }
-    });
+    const appended = this.#appending.then(() => this.#modelCalls.append(record, options));
     this.#appending = appended.catch(() => undefined);
     return appended;
   }
@@ -221,49 +180,20 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     options: { before?: number; signal?: AbortSignal } = {},
   ): AsyncIterable<StoredModelCall> {
     await this.#appending;
-    await this.#modelCallTable();
-    let before = options.before;
-    for (;;) {
-      throwIfAborted(options.signal);
-      this.#throwIfClosed();
-      const { rows } = await this.#query<{ call: string; record: string }>(
-        `SELECT call, record::text AS record FROM ${this.modelCallsTable}
-          WHERE conversation_id = $1 AND ($2::bigint IS NULL OR call < $2)
-          ORDER BY call DESC LIMIT $3`,
-        [this.conversationId, before ?? null, this.#pageSize],
-        'read the model calls of',
-      );
-      for (const row of rows) yield this.#parse<StoredModelCall>(row.record, `call ${row.call}`);
-      const last = rows.at(-1);
-      if (rows.length < this.#pageSize || last === undefined) return;
-      before = Number(last.call);
-    }
-  }
-
-  /** Created on first use: a conversation that records no model call needs no such table. */
-  #modelCallTable(): Promise<void> {
-    if (!this.#createTable) return Promise.resolve();
-    this.#modelCallsReady ??= ensureTable(
-      this.#pool,
-      this.modelCallsTable,
-      tableColumns.modelCalls,
-    );
-    this.#modelCallsReady.catch(() => {
-      this.#modelCallsReady = undefined;
-    });
-    return this.#modelCallsReady;
+    yield* this.#modelCalls.read(options);
   }
 
   /** Waits for appends in flight, then ends the pool if the backend made it. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#rows.close();
     await this.#appending;
-    if (this.#ownsPool) await this.#pool.end();
+    if (this.#ownsPool) await this.#rows.pool.end();
   }
 
   async #insert(events: readonly ConversationEvent[], signal: AbortSignal | undefined) {
-    this.#throwIfClosed();
+    this.#rows.throwIfClosed();
     throwIfAborted(signal);
     const first = events[0]?.seq;
     if (first === undefined) return;
@@ -280,7 +210,7 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
     // that loses waits for the other to commit, then fails with a unique violation.
     let inserted: number | null;
     try {
-      ({ rowCount: inserted } = await this.#pool.query(
+      ({ rowCount: inserted } = await this.#rows.pool.query(
         `INSERT INTO ${this.table} (conversation_id, seq, event)
            SELECT $1, $2::bigint + ordinality - 1, event
              FROM unnest($3::json[]) WITH ORDINALITY AS appended (event, ordinality)
@@ -290,7 +220,7 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
       ));
     } catch (error) {
       if (!conflictCodes.has((error as { code?: unknown }).code)) {
-        throw this.#ioError('append to', error);
+        throw this.#rows.ioError('append to', error);
       }
       inserted = 0;
     }
@@ -299,40 +229,6 @@ export class PostgresConversationLogBackend implements ConversationLogBackend {
         'E_CONFLICT',
         `Conversation ${this.conversationId}: another writer holds seq ${first} or its events ` +
           'end elsewhere; nothing was appended. Open the conversation again to read on from its end',
-      );
-    }
-  }
-
-  async #query<Row extends pg.QueryResultRow>(text: string, values: unknown[], what: string) {
-    try {
-      return await this.#pool.query<Row>(text, values);
-    } catch (error) {
-      throw this.#ioError(what, error);
-    }
-  }
-
-  #ioError(what: string, error: unknown): SpoolforgeError {
-    return new SpoolforgeError(
-      'E_IO',
-      `Cannot ${what} the conversation log ${this.conversationId} in ${this.table}`,
-      { cause: error },
-    );
-  }
-
-  #throwIfClosed(): void {
-    if (this.#closed) {
-      throw new SpoolforgeError('E_IO', `Conversation ${this.conversationId}: the log is closed`);
-    }
-  }
-
-  #parse<Row>(text: string, where: string): Row {
-    try {
-      return JSON.parse(text) as Row;
-    } catch (error) {
-      throw new SpoolforgeError(
-        'E_LOG_DAMAGED',
-        `Conversation ${this.conversationId}: the row at ${where} is not JSON`,
-        { cause: error },
       );
     }
   }

@@ -79,7 +79,11 @@ export interface McpSpoolProxyOptions {
  * ```
  */
 export class McpSpoolProxy {
-  /** 16 KiB: at most ~8k tokens of the densest text, under Claude Code's 10k-token warning and Codex's ~10k cut. */
+  /**
+   * 16 KiB: at most ~8k tokens of the densest text. Codex CLI 0.171 showed its model 12,020
+   * characters of a 1 MB result (first and last ~6,000): with Codex, an 11 KiB threshold keeps
+   * what is inlined under that.
+   */
   static readonly defaultThreshold = 16 * 1024;
   static readonly defaultTtl = 7 * 24 * 60 * 60 * 1000;
   static readonly defaultTimeout = 5 * 60 * 1000;

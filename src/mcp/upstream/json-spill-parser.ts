@@ -1,11 +1,10 @@
 import type { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import { DeliveryQueue } from './delivery-queue.js';
-import { failedResponse } from './failed-response.js';
 import type { JsonSpillParserOptions } from './json-spill-parser-options.js';
 import {
   abandonedMessage,
-  malformedLine,
-  overflowOutcome,
+  type DroppedLine,
+  droppedLineOutcome,
   quoteChars,
   skeletonOutcome,
   tornMessage,
@@ -14,6 +13,7 @@ import { MessageShape } from './message-shape.js';
 import { SkeletonBuffer } from './skeleton-buffer.js';
 import { SpillMemoryBudget } from './spill-memory-budget.js';
 import { SpillSink } from './spill-sink.js';
+import { SpillableRawValue } from './spillable-raw-value.js';
 import { SpillableString } from './spillable-string.js';
 import { SPILLED_JSON_KEY, type SpilledValue } from './spilled-values.js';
 
@@ -42,20 +42,16 @@ export class JsonSpillParser {
   readonly #spillBytes: number;
   readonly #maxMessageBytes: number;
   readonly #maxSkeletonBytes: number;
-  /** Set when the current message was dropped for its skeleton, not its length. */
-  #skeletonOverflow = false;
   readonly #spillMemory: SpillMemoryBudget;
   readonly #skeleton = new SkeletonBuffer();
   readonly #shape = new MessageShape();
-  #mode: 'keep' | 'overflow' | 'invalid' = 'keep';
-  #invalid: SpoolforgeError | undefined;
-  /** Set when the current message's values could not be spooled: it answers with this. */
-  #failure: SpoolforgeError | undefined;
+  /** Why the current message is no longer kept; undefined while it is. */
+  #dropped: DroppedLine | undefined;
   #lineBytes = 0;
   #head = '';
   #tokens: string[] = [];
   readonly #string = new SpillableString();
-  #raw: { depth: number; start: number; sink?: SpillSink } | undefined;
+  readonly #raw = new SpillableRawValue();
   readonly #queue: DeliveryQueue;
 
   constructor(options: JsonSpillParserOptions) {
@@ -84,8 +80,8 @@ export class JsonSpillParser {
         this.#head += buffer.toString('utf8', index, Math.min(end, index + quoteChars));
       }
       this.#lineBytes += end - index;
-      if (this.#lineBytes > this.#maxMessageBytes && this.#mode === 'keep') {
-        this.#drop('overflow');
+      if (this.#lineBytes > this.#maxMessageBytes && !this.#dropped) {
+        this.#drop({ overflow: { limit: this.#maxMessageBytes } });
       }
       this.#scan(buffer, index, end);
       if (found === -1) break;
@@ -121,15 +117,14 @@ export class JsonSpillParser {
    */
   failLine(error: SpoolforgeError): void {
     // A line that spilled nothing yet was not what failed: its own spills are still to come.
-    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw?.sink;
+    const spilling = this.#tokens.length > 0 || this.#string.diverted || this.#raw.diverted;
     if (!this.midLine || !spilling) return;
-    this.#failure = error;
-    this.#drop('invalid');
+    this.#drop({ failure: error });
   }
 
   #dropLine(report: (head: string, bytes: number) => SpoolforgeError): Promise<void> {
     if (this.#head.trim() !== '') this.#queue.push({ error: report(this.#head, this.#lineBytes) });
-    this.#drop('invalid');
+    this.#drop({ invalid: undefined });
     this.#reset();
     return this.#queue.flush();
   }
@@ -156,7 +151,7 @@ export class JsonSpillParser {
         this.#string.open(this.#skeleton.length - 1);
         shape.openString();
       } else if (shape.isStructural(byte)) {
-        const event = shape.step(byte, this.#mode === 'keep' && this.#raw === undefined);
+        const event = shape.step(byte, !this.#dropped && !this.#raw.inside);
         if (event === 'capture-start') {
           this.#out(buffer, run, index + 1);
           run = index + 1;
@@ -165,9 +160,9 @@ export class JsonSpillParser {
           this.#out(buffer, run, index);
           run = index;
           if (event === 'capture-end') shape.capturing = false;
-          else this.#raw = { depth: shape.depth, start: this.#skeleton.length };
+          else this.#raw.open(shape.depth, this.#skeleton.length);
         }
-        if (this.#raw && shape.depth < this.#raw.depth) {
+        if (this.#raw.closesAt(shape.depth)) {
           this.#out(buffer, run, index + 1);
           run = index + 1;
           this.#finishRaw();
@@ -196,21 +191,20 @@ export class JsonSpillParser {
     if (start >= end) return;
     this.#shape.capture(buffer, start, end);
     let index = start;
-    while (index < end && this.#mode === 'keep') {
+    while (index < end && !this.#dropped) {
       if (this.#string.diverted) {
         const failure = this.#string.write(buffer, index, end);
         if (failure) this.#fail(failure);
         return;
       }
-      if (this.#raw?.sink) {
-        this.#raw.sink.append(buffer, index, end);
+      if (this.#raw.diverted) {
+        this.#raw.append(buffer, index, end);
         return;
       }
       const room = this.#room();
       const take = Math.min(end - index, room);
       if (this.#skeleton.length + take > this.#maxSkeletonBytes) {
-        this.#skeletonOverflow = true;
-        this.#drop('overflow');
+        this.#drop({ overflow: { limit: this.#maxSkeletonBytes, skeleton: true } });
         return;
       }
       this.#skeleton.append(buffer, index, index + take);
@@ -222,7 +216,7 @@ export class JsonSpillParser {
   /** Bytes the skeleton may still take before the value being read passes `spillBytes`. */
   #room(): number {
     const skeleton = this.#skeleton.length;
-    if (this.#raw) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
+    if (this.#raw.inside) return this.#spillBytes + 1 - (skeleton - this.#raw.start);
     if (this.#string.inside && this.#shape.inResultValueString) {
       return this.#spillBytes + 1 - (skeleton - this.#string.start - 1);
     }
@@ -234,11 +228,9 @@ export class JsonSpillParser {
       track: (write) => this.#queue.track(write),
       writer: { ...this.#options.writer, memoryThreshold: this.#spillMemory.next() },
     });
-    const raw = this.#raw;
-    if (raw) {
-      sink.append(this.#skeleton.tail(raw.start));
-      this.#skeleton.truncate(raw.start);
-      raw.sink = sink;
+    if (this.#raw.inside) {
+      this.#raw.divert(sink, this.#skeleton.tail(this.#raw.start));
+      this.#skeleton.truncate(this.#raw.start);
       return;
     }
     const start = this.#string.start;
@@ -248,9 +240,8 @@ export class JsonSpillParser {
   }
 
   #finishRaw(): void {
-    const sink = this.#raw?.sink;
-    this.#raw = undefined;
-    if (!sink || this.#mode !== 'keep') return;
+    const sink = this.#raw.close();
+    if (!sink || this.#dropped) return;
     const token = this.#keep('json', sink);
     this.#skeleton.appendText(`{${JSON.stringify(SPILLED_JSON_KEY)}:${JSON.stringify(token)}}`);
   }
@@ -264,59 +255,39 @@ export class JsonSpillParser {
   }
 
   #finishMessage(): void {
-    const id = this.#shape.capturedId();
-    if (this.#failure) {
-      this.#queue.push(
-        id !== undefined && !this.#shape.hasMethod
-          ? { message: failedResponse(id, this.#failure) }
-          : { error: this.#failure },
-      );
-    } else if (this.#mode === 'overflow')
-      this.#queue.push(
-        overflowOutcome({
-          id,
-          hasMethod: this.#shape.hasMethod,
-          bytes: this.#lineBytes,
-          limit: this.#skeletonOverflow ? this.#maxSkeletonBytes : this.#maxMessageBytes,
-          skeleton: this.#skeletonOverflow,
-        }),
-      );
-    else if (this.#mode === 'invalid')
-      this.#queue.push({ error: malformedLine(this.#head, this.#invalid) });
-    else if (this.#string.inside || this.#shape.depth > 0 || !this.#skeleton.isBlank()) {
+    const shape = this.#shape;
+    if (this.#dropped) {
+      const line = { id: shape.capturedId(), hasMethod: shape.hasMethod, head: this.#head };
+      this.#queue.push(droppedLineOutcome(this.#dropped, { ...line, bytes: this.#lineBytes }));
+    } else if (this.#string.inside || shape.depth > 0 || !this.#skeleton.isBlank()) {
       this.#queue.push(skeletonOutcome(this.#head, this.#skeleton.text(), this.#tokens));
       this.#tokens = [];
     }
-    this.#drop('invalid');
+    this.#drop({ invalid: undefined });
     this.#reset();
   }
 
   #fail(error: SpoolforgeError): void {
-    this.#invalid = error;
-    this.#drop('invalid');
+    this.#drop({ invalid: error });
   }
 
   /** Stops keeping the current message: its spills are freed. */
-  #drop(mode: 'overflow' | 'invalid'): void {
-    if (this.#mode === 'keep') this.#mode = mode;
+  #drop(reason: DroppedLine): void {
+    this.#dropped ??= reason;
     this.#string.release();
-    this.#raw?.sink?.release();
-    if (this.#raw) delete this.#raw.sink;
+    this.#raw.release();
     this.#queue.release(this.#tokens);
     this.#tokens = [];
     this.#skeleton.reset();
   }
 
   #reset(): void {
-    this.#mode = 'keep';
-    this.#invalid = undefined;
-    this.#failure = undefined;
+    this.#dropped = undefined;
     this.#lineBytes = 0;
-    this.#skeletonOverflow = false;
     this.#spillMemory.reset();
     this.#head = '';
     this.#string.reset();
-    this.#raw = undefined;
+    this.#raw.reset();
     this.#shape.reset();
   }
 }

@@ -1,6 +1,7 @@
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpoolforgeError } from '../../shared/spoolforge-error.js';
 import type { LineOutcome } from './delivery-queue.js';
+import { failedResponse } from './failed-response.js';
 
 /** How much of a bad line an error quotes. */
 export const quoteChars = 200;
@@ -30,6 +31,42 @@ export function overflowOutcome(line: {
     return { message: { jsonrpc: '2.0', id: line.id, error: { code: -32603, message: text } } };
   }
   return { error: new SpoolforgeError('E_MCP_RESULT_TOO_LARGE', `An ${text}; dropped`) };
+}
+
+/**
+ * Why a line is no longer kept, the first reason found: its size past `limit` (the message's, or
+ * with `skeleton` its skeleton's), not a message (with what failed, if known), or its values
+ * could not be spooled (`failure`).
+ */
+export type DroppedLine =
+  | { overflow: { limit: number; skeleton?: boolean } }
+  | { invalid: unknown }
+  | { failure: SpoolforgeError };
+
+/**
+ * What a dropped line comes to: a response whose values could not be spooled answers its
+ * request with the `failure` (anything else reports it), an overflow is {@link overflowOutcome},
+ * anything else `E_MCP_MALFORMED`.
+ *
+ * @example
+ * ```ts
+ * const line = { id: 7, hasMethod: false, head: '{"jsonrpc":"2.0","id":7', bytes: 2e9 };
+ * const outcome = droppedLineOutcome({ overflow: { limit: 1 << 30 } }, line);
+ * ```
+ */
+export function droppedLineOutcome(
+  dropped: DroppedLine,
+  line: { id: string | number | undefined; hasMethod: boolean; head: string; bytes: number },
+): LineOutcome {
+  const { id, hasMethod } = line;
+  if ('failure' in dropped) {
+    const { failure } = dropped;
+    return id !== undefined && !hasMethod
+      ? { message: failedResponse(id, failure) }
+      : { error: failure };
+  }
+  if ('overflow' in dropped) return overflowOutcome({ ...line, ...dropped.overflow });
+  return { error: malformedLine(line.head, dropped.invalid) };
 }
 
 /**
