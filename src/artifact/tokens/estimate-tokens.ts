@@ -2,7 +2,8 @@ import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.j
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { approximateTokens, type TokenEncoding } from './approximate-tokens.js';
-import { loadTokenizer, type Tokenizer } from './load-tokenizer.js';
+import type { Tokenizer } from './bpe-tokenizer.js';
+import { loadTokenizer } from './load-tokenizer.js';
 import { countInBoundedPieces, lastLineBoundary } from './token-boundaries.js';
 
 /**
