@@ -30,7 +30,8 @@ const longestCachedPiece = 64;
  *
  * @example
  * ```ts
- * const tokenizer = new BpeTokenizer(vocabulary, o200kPattern);
+ * const vocabulary = BpeVocabulary.parse('o200k_base', await readFile(path));
+ * const tokenizer = new BpeTokenizer(vocabulary, splitPatterns.o200k_base);
  * tokenizer.count('hello world'); // 2
  * ```
  */

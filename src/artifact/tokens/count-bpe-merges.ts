@@ -37,6 +37,7 @@ export class MergeScratch {
  *
  * @example
  * ```ts
+ * const vocabulary = BpeVocabulary.parse('o200k_base', await readFile(path));
  * const bytes = new TextEncoder().encode('tokenizer');
  * countBpeMerges(vocabulary, bytes, bytes.length, new MergeScratch(4096)); // 2
  * ```
