@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const vocabularyEncodings = ['o200k_base', 'cl100k_base'];
+const vocabularyEncodings = ['o200k_base', 'cl100k_base'];
 const magic = 'SFBP';
 const version = 1;
 const headerBytes = 16;
@@ -39,7 +39,8 @@ function isUtf8(bytes) {
  */
 function tokenBytes(name, ranks) {
   const seen = new Set();
-  return ranks.map((token, rank) => {
+  // Array.from, not ranks.map: map skips the holes of a sparse array, which must fail here.
+  return Array.from(ranks, (token, rank) => {
     if (token === undefined) throw new Error(`${name}: rank ${rank} is missing`);
     const bytes = typeof token === 'string' ? encoder.encode(token) : Uint8Array.from(token);
     if (typeof token === 'string' && strictDecoder.decode(bytes) !== token) {

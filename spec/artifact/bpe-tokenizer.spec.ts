@@ -11,6 +11,7 @@ import {
 import { loadTokenizer, type Tokenizer } from 'spoolforge/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateLog } from '../../bench/shared/generate-log.js';
+import { encodeVocabulary } from '../../scripts/build-vocabularies.mjs';
 import { BpeVocabulary } from '../../src/artifact/tokens/bpe-vocabulary.js';
 import { splitPatterns } from '../../src/artifact/tokens/split-patterns.js';
 import { tokenizerCorpus } from '../helpers/tokenizer-corpus.js';
@@ -107,6 +108,30 @@ for (const [encoding, { reference, ranks, pattern }] of Object.entries(encodings
     });
   });
 }
+
+describe('the vocabulary generator', () => {
+  it('writes what BpeVocabulary reads, a token stored with a byte order mark left out', () => {
+    const file = encodeVocabulary('test', ['a', 'b', 'ab', [0xff], [0xef, 0xbb, 0xbf, 0x61]]);
+    const vocabulary = BpeVocabulary.parse('test', file);
+    const bytes = Uint8Array.from([0x61, 0x62, 0xff, 0xef, 0xbb, 0xbf, 0x61]);
+    expect(vocabulary.rank(bytes, 0, 2)).toBe(2);
+    expect(vocabulary.rank(bytes, 2, 3)).toBe(3);
+    expect(vocabulary.rank(bytes, 3, 7)).toBe(-1);
+    // gpt-tokenizer's merge finds `a` for the mark and `a`: so does mergeRank.
+    expect(vocabulary.mergeRank(bytes, 3, 7)).toBe(0);
+    expect(vocabulary.mergeRank(bytes, 3, 6)).toBe(-1);
+  });
+
+  it('refuses a table it cannot hold exactly', () => {
+    const holed = ['a'];
+    holed[2] = 'b';
+    // A repeated token, a missing rank, UTF-8 stored as bytes, an empty token.
+    const tables = [['a', 'a'], holed, ['a', [0x62]], ['a', '']];
+    for (const table of tables) {
+      expect(() => encodeVocabulary('test', table)).toThrow(/^test: rank 1 /);
+    }
+  });
+});
 
 describe('a vocabulary file', () => {
   it('of another layout or cut short is E_IO, naming the encoding', () => {
