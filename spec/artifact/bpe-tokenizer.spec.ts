@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
@@ -141,6 +144,33 @@ describe('a vocabulary file', () => {
       expect(() => BpeVocabulary.parse('o200k_base', damaged)).toThrow(
         expect.objectContaining({ code: 'E_IO', message: expect.stringContaining('o200k_base') }),
       );
+    }
+  });
+
+  it('missing from an install is E_IO naming its path, and a later call tries again', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const install = mkdtempSync(join(tmpdir(), 'spoolforge-no-vocabulary-'));
+    try {
+      cpSync(join(root, 'dist'), join(install, 'dist'), { recursive: true });
+      cpSync(join(root, 'package.json'), join(install, 'package.json'));
+      symlinkSync(join(root, 'node_modules'), join(install, 'node_modules'));
+      rmSync(join(install, 'dist', 'tokens', 'o200k_base.bin'));
+      const script = `const { countTextTokens } = await import('./dist/engine.js');
+        const codes = [];
+        for (let attempt = 0; attempt < 2; attempt++) {
+          await countTextTokens('hello').catch((error) => codes.push(error.code, error.message));
+        }
+        console.log(JSON.stringify(codes));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: install,
+        encoding: 'utf8',
+      });
+      const [code, message, secondCode] = JSON.parse(run.stdout) as string[];
+      expect(code).toBe('E_IO');
+      expect(message).toContain(join(install, 'dist', 'tokens', 'o200k_base.bin'));
+      expect(secondCode).toBe('E_IO');
+    } finally {
+      rmSync(install, { recursive: true, force: true });
     }
   });
 });
