@@ -44,6 +44,7 @@ export class BpeTokenizer implements Tokenizer {
   #bytes = new Uint8Array(keptPieceBytes);
   /** How many bytes the last `#encode` wrote. */
   #encodedLength = 0;
+
   /** `pattern` is the encoding's split pattern, as source (see `split-patterns.ts`). */
   constructor(vocabulary: BpeVocabulary, pattern: string) {
     this.#vocabulary = vocabulary;

@@ -17,7 +17,7 @@ function vocabularyUrl(encoding: string): URL {
   return workerUrl(`../dist/tokens/${encoding}.bin`);
 }
 
-/** Reads `encoding`'s vocabulary (1.6 MB for o200k, ~20 ms) into a counter. */
+/** Reads `encoding`'s vocabulary (1.6 MB for o200k, ~35 ms) into a counter. */
 async function loadBpeTokenizer(encoding: keyof typeof splitPatterns): Promise<Tokenizer> {
   const url = vocabularyUrl(encoding);
   const file = await readFile(url).catch((error: unknown) => {
@@ -56,7 +56,7 @@ export async function countTextTokens(
 }
 
 /**
- * The tokenizer of `encoding`, loaded on first use (about 20 ms, 4 MiB for o200k), or `undefined`
+ * The tokenizer of `encoding`, loaded on first use (about 35 ms, 5 MiB for o200k), or `undefined`
  * for an encoding spoolforge has none for.
  *
  * @example
