@@ -13,11 +13,15 @@
 // wat2wasm (the `wabt` devDependency) and inlined into the bundles as base64. A module of under
 // 1 KB is cheaper inline than as a file beside chunks in two directories and worker threads:
 // it compiles synchronously on first use, with no read and no path to resolve.
+//
+// The token counters' vocabularies are generated too (scripts/build-vocabularies.mjs): binary
+// files in dist/tokens/, read on first use, from gpt-tokenizer's rank tables.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeVocabularies } from './build-vocabularies.mjs';
 import { compileWat } from './compile-wat.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -82,3 +86,4 @@ await build({
 const cli = join(dist, 'cli');
 await build({ ...common, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outdir: cli });
 chmodSync(join(cli, 'main.js'), 0o755);
+await writeVocabularies(join(dist, 'tokens'));

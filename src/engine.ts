@@ -39,16 +39,13 @@ export {
   resolveArtifactReferences,
 } from './artifact/references/resolve-references.js';
 export { approximateTokens } from './artifact/tokens/approximate-tokens.js';
+export type { Tokenizer } from './artifact/tokens/bpe-tokenizer.js';
 export {
   defaultExactUpTo,
   type EstimateTokensOptions,
   estimateTokens,
 } from './artifact/tokens/estimate-tokens.js';
-export {
-  countTextTokens,
-  loadTokenizer,
-  type Tokenizer,
-} from './artifact/tokens/load-tokenizer.js';
+export { countTextTokens, loadTokenizer } from './artifact/tokens/load-tokenizer.js';
 // Context: one message cut to its limits.
 export { messageView, toolOutputRef } from './context/message-view.js';
 // Executor: handles and single tool calls.

@@ -211,7 +211,7 @@ export class SpooledArtifact {
 
   /**
    * Tokens the whole text would cost, and how that was counted: exactly up to 1 MiB, from 128
-   * evenly spread samples past it (within about 0.5%, ~200 ms whatever the size), bytes / 4
+   * evenly spread samples past it (within about 0.5%, ~100 ms whatever the size), bytes / 4
    * for encodings without a tokenizer. Cached until the artifact grows.
    */
   async tokenEstimate(

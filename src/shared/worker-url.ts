@@ -3,6 +3,8 @@
  * this module rather than from the caller: the CLI is bundled into `dist/cli/`, where a
  * caller's `import.meta.url` names a bundle chunk. Both this module and the chunks sit one
  * directory below `dist/`, so the same relative URL reaches the compiled worker from either.
+ * Other files the build writes are reached the same way, through `../dist/` so that the
+ * sources (`src/`, in specs) find them too: `workerUrl('../dist/tokens/o200k_base.bin')`.
  *
  * @example
  * ```ts

@@ -2,7 +2,8 @@ import { SpoolforgeError, throwIfAborted } from '../../shared/spoolforge-error.j
 import { readerChunks } from '../../spool/reader-chunks.js';
 import type { SpoolReader } from '../../spool/spool-reader.js';
 import { approximateTokens, type TokenEncoding } from './approximate-tokens.js';
-import { loadTokenizer, type Tokenizer } from './load-tokenizer.js';
+import type { Tokenizer } from './bpe-tokenizer.js';
+import { loadTokenizer } from './load-tokenizer.js';
 import { countInBoundedPieces, lastLineBoundary } from './token-boundaries.js';
 
 /**
@@ -30,8 +31,8 @@ export interface EstimateTokensOptions {
 }
 
 /**
- * Exact tokenizing runs at about 5-6 MiB/s on token-dense logs (`bench/tokens/main.ts`), so
- * 1 MiB keeps an exact count near 200 ms, the same cost as a sample.
+ * Exact tokenizing runs at about 9 MiB/s on token-dense logs (`bench/tokens/main.ts`), so
+ * 1 MiB keeps an exact count near 100 ms, the same cost as a sample.
  *
  * @example
  * ```ts
@@ -51,8 +52,8 @@ const sliceBytes = 256 * 1024;
 const maxPendingBytes = 8 * 1024 * 1024;
 const newlineByte = 0x0a;
 /**
- * gpt-tokenizer's LRU merge cache (100,000 pieces) slows counting to half once it is full and
- * evicting: unique ids in a log fill it in ~50 MiB. Emptying it every 16 MiB keeps ~5 MiB/s.
+ * The counter caches pieces it had to merge (bounded, emptied when full); emptying it every
+ * 16 MiB drops the ids of the part of a log already counted before they crowd out the rest.
  */
 const cacheResetBytes = 16 * 1024 * 1024;
 
@@ -60,8 +61,8 @@ const cacheResetBytes = 16 * 1024 * 1024;
  * Counts the tokens of a spooled artifact in bounded memory. `o200k_base` (default) and
  * `cl100k_base` are tokenized exactly up to `exactUpTo` bytes; past that, 128 evenly spread
  * windows cut to whole lines are tokenized and scaled by bytes, so the cost does not grow with
- * the size (about 200 ms, within 0.5% on realistic logs). Other encodings get the bytes / 4
- * approximation. The tokenizer loads on first use (about 300 ms). "Exact" has one exception:
+ * the size (about 100 ms, within 0.5% on realistic logs). Other encodings get the bytes / 4
+ * approximation. The tokenizer loads on first use (about 40 ms, 5 MiB). "Exact" has one exception:
  * a run of over 512 bytes with no piece boundary (a line of `=`, CJK without ASCII) is counted
  * in slices, a token or so off per slice, because BPE is quadratic in a piece's length.
  *
