@@ -66,6 +66,8 @@ describe('patterns compiled to byte searches', () => {
       ['ab|ba', { ignoreCase: true }],
       ['aB|b a|AAB', { ignoreCase: true }],
       ['ab\nbb', {}],
+      ['ab|b a|AA', {}],
+      ['A|b\nab|\r', {}],
       ['a|b', { fixed: true }],
       ['^ab', {}],
       ['^a', {}],
@@ -107,6 +109,23 @@ describe('patterns compiled to byte searches', () => {
         await matcher.dispose();
       }
     }
+  });
+
+  it('counts an alternation of literals exactly block after block, whichever is most frequent', async () => {
+    const next = seededRandom(13);
+    const pattern = 'ab|b a|AA|\r';
+    const regex = /ab|b a|AA|\r/s;
+    // One matcher for every block: the literal on most lines of the first block is counted
+    // first, and later blocks change which is most frequent.
+    const matcher = compileMatcher(pattern, { inThread: true });
+    for (let round = 0; round < 60; round++) {
+      const alphabet = ['aabbAB .\r\n\n', 'AAAAb\n', 'ab ab\n\n\n', 'b a\r\n'][round % 4] ?? '';
+      const text = randomText(next, alphabet, Math.floor(next() * 9000));
+      const block = Buffer.from(next() < 0.5 ? text : `${text}\n`);
+      const expected = referenceMatchingLines(regex, block).length;
+      expect(matcher.countMatchingLines?.(block), `round ${round}`).toBe(expected);
+    }
+    await matcher.dispose();
   });
 
   it('gives the regex whole blocks while candidates are dense, and prefilters again after', async () => {

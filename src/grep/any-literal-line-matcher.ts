@@ -22,8 +22,10 @@ export interface AnyLiteralOptions {
  */
 export class AnyLiteralLineMatcher implements LineMatcher {
   readonly #matchers: (BytesLineMatcher | CaseFoldingBytesLineMatcher)[];
-  /** Per literal, an array of line starts reused by `countMatchingLines`. */
-  readonly #kept: Int32Array[] = [];
+  /** The literals' bytes, where case matters; else `undefined`. */
+  readonly #needles: Buffer[] | undefined;
+  /** For `countMatchingLines`: the literals, the one on most lines of the first block first. */
+  #order: number[] | undefined;
 
   constructor(literals: readonly string[], options: AnyLiteralOptions = {}) {
     // A literal that holds another adds no line: only the shortest of such pairs is searched.
@@ -36,11 +38,12 @@ export class AnyLiteralLineMatcher implements LineMatcher {
             (other.length < literal.length || otherIndex < index),
         ),
     );
-    this.#matchers = kept.map((literal) =>
-      options.ignoreCase
-        ? new CaseFoldingBytesLineMatcher(literal)
-        : new BytesLineMatcher(Buffer.from(literal, 'utf8')),
-    );
+    this.#needles = options.ignoreCase
+      ? undefined
+      : kept.map((literal) => Buffer.from(literal, 'utf8'));
+    this.#matchers = this.#needles
+      ? this.#needles.map((needle) => new BytesLineMatcher(needle))
+      : kept.map((literal) => new CaseFoldingBytesLineMatcher(literal));
   }
 
   matchingLines(block: Uint8Array): number[] {
@@ -49,40 +52,51 @@ export class AnyLiteralLineMatcher implements LineMatcher {
   }
 
   /**
-   * How many lines hold any of the literals: each literal's line starts go into an array kept
-   * from block to block (a new list per literal and block was most of `grep -c` of a dense
-   * alternation: its garbage collection alone took a sixth of the time), then the lists are
-   * merged counting, not building.
+   * How many lines hold any of the literals, without listing them where case matters: the
+   * lines of the literal found on most lines of the first block are counted as
+   * `BytesLineMatcher` counts them (no line located), and each other literal adds the lines
+   * that hold none of those before it, searched for in that line alone. A line is located only
+   * for those other literals' hits. With case folding, the lists are merged.
    */
   countMatchingLines(block: Uint8Array): number {
     const matchers = this.#matchers;
+    const needles = this.#needles;
     if (matchers.length === 1) return (matchers[0] as BytesLineMatcher).countMatchingLines(block);
-    const lists = matchers.map((matcher, index) => this.#startsOf(matcher, index, block));
-    return countUnion(lists);
-  }
-
-  /** The starts of the lines of `block` that `matcher` matches, in the `index`th kept array. */
-  #startsOf(
-    matcher: BytesLineMatcher | CaseFoldingBytesLineMatcher,
-    index: number,
-    block: Uint8Array,
-  ): ArrayLike<number> {
-    if (matcher instanceof CaseFoldingBytesLineMatcher) return matcher.matchingLines(block);
-    let kept = this.#kept[index] ?? new Int32Array(1024);
-    let length = 0;
-    matcher.visitLines(block, (lineStart) => {
-      if (length === kept.length) {
-        const grown = new Int32Array(kept.length * 2);
-        grown.set(kept);
-        kept = grown;
-      }
-      kept[length++] = lineStart;
-    });
-    this.#kept[index] = kept;
-    return kept.subarray(0, length);
+    if (!needles) return countUnion(matchers.map((matcher) => matcher.matchingLines(block)));
+    const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
+    this.#order ??= mostLinesFirst(matchers as BytesLineMatcher[], bytes);
+    const order = this.#order;
+    let count = (matchers[order[0] as number] as BytesLineMatcher).countMatchingLines(bytes);
+    for (let rank = 1; rank < order.length; rank++) {
+      const matcher = matchers[order[rank] as number] as BytesLineMatcher;
+      matcher.visitLines(bytes, (lineStart, _hit, lineEnd) => {
+        // Searched within the line only: a literal rare in the block would be searched far.
+        const line = bytes.subarray(lineStart, lineEnd);
+        for (let earlier = 0; earlier < rank; earlier++) {
+          if (line.includes(needles[order[earlier] as number] as Buffer)) return;
+        }
+        count++;
+      });
+    }
+    return count;
   }
 
   async dispose(): Promise<void> {}
+}
+
+/** The matchers' indexes, the one matching the most lines of `block` first. */
+function mostLinesFirst(matchers: readonly BytesLineMatcher[], block: Buffer): number[] {
+  const sample = block.subarray(0, lastLineEnd(block, 64 * 1024));
+  const lines = matchers.map((matcher) => matcher.countMatchingLines(sample));
+  return matchers
+    .map((_, index) => index)
+    .sort((a, b) => (lines[b] as number) - (lines[a] as number));
+}
+
+/** The end of the last whole line within `limit` bytes of `block` (or all of a shorter one). */
+function lastLineEnd(block: Buffer, limit: number): number {
+  if (block.length <= limit) return block.length;
+  return block.lastIndexOf(0x0a, limit - 1) + 1 || block.length;
 }
 
 /** The union of ascending lists, ascending, each value once. */
