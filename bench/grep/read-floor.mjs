@@ -9,7 +9,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const [path, literal, pattern] = process.argv.slice(2);
-if (!path) throw new Error('usage: node bench/grep/read-floor.mjs FILE [LITERAL | --regex PATTERN]');
+if (!path)
+  throw new Error('usage: node bench/grep/read-floor.mjs FILE [LITERAL | --regex PATTERN]');
 const regex = literal === '--regex' ? new RegExp(pattern, 'g') : undefined;
 const needle = literal === undefined || regex ? undefined : Buffer.from(literal);
 const buffer = Buffer.allocUnsafe(1024 * 1024);
