@@ -52,16 +52,13 @@ export { messageView, toolOutputRef } from './context/message-view.js';
 export { renderHandle } from './executor/render-handle.js';
 export { executeToolCall } from './executor/tool-executor.js';
 export { defaultInlineThreshold } from './executor/wrap-result.js';
+export { CaseFoldingBytesLineMatcher } from './grep/case-folding-bytes-line-matcher.js';
 // Grep: the byte-level engine, its matchers and the parallel scans.
 export { compileMatcher, patternRegex } from './grep/compile-matcher.js';
 export { grepScan } from './grep/grep-scan.js';
 export type { GrepScanOptions, GrepScanResult } from './grep/grep-scan-options.js';
 export type { GrepSink } from './grep/grep-sink.js';
-export {
-  BytesLineMatcher,
-  CaseFoldingBytesLineMatcher,
-  type LineMatcher,
-} from './grep/line-matcher.js';
+export { BytesLineMatcher, type LineMatcher } from './grep/line-matcher.js';
 export {
   type ParallelGrepCountOptions,
   parallelGrepCount,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BytesLineMatcher, CaseFoldingBytesLineMatcher } from '../../src/grep/line-matcher.js';
+import { CaseFoldingBytesLineMatcher } from '../../src/grep/case-folding-bytes-line-matcher.js';
+import { BytesLineMatcher } from '../../src/grep/line-matcher.js';
 import { SimdLiteralSearch } from '../../src/grep/simd-literal-search.js';
 import { countableBuffer } from '../../src/spool/simd-newline-count.js';
 import { seededRandom } from '../helpers/seeded-random.js';

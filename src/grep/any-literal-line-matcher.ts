@@ -1,4 +1,5 @@
-import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { CaseFoldingBytesLineMatcher } from './case-folding-bytes-line-matcher.js';
+import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
 
 /**
  * Options for an {@link AnyLiteralLineMatcher}.

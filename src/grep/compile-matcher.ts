@@ -1,11 +1,12 @@
 import { SpoolforgeError } from '../shared/spoolforge-error.js';
 import { AnchoredLiteralLineMatcher } from './anchored-literal-line-matcher.js';
 import { AnyLiteralLineMatcher } from './any-literal-line-matcher.js';
+import { CaseFoldingBytesLineMatcher } from './case-folding-bytes-line-matcher.js';
 import { classSequence } from './class-sequence.js';
 import { anchorRuns, ClassSequenceLineMatcher } from './class-sequence-line-matcher.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
 import { literalText } from './is-literal-pattern.js';
-import { BytesLineMatcher, CaseFoldingBytesLineMatcher, type LineMatcher } from './line-matcher.js';
+import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
 import { LiteralSequenceLineMatcher, literalSequence } from './literal-sequence-line-matcher.js';
 import { PrefilteredLineMatcher } from './prefiltered-line-matcher.js';
 import { RegexLineMatcher } from './regex-line-matcher.js';
