@@ -146,7 +146,7 @@ describe('SpooledArtifact.grep', () => {
     const timer = setInterval(() => ticks++, 10);
     const started = Date.now();
     const error = await artifact
-      .grep('(a+)+$', { timeout: 300 })
+      .grep('(a+)+\\b$', { timeout: 300 })
       .catch((caught: unknown) => caught);
     clearInterval(timer);
     expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_REGEX_TIMEOUT');
@@ -157,7 +157,7 @@ describe('SpooledArtifact.grep', () => {
   it('aborts a running regex through its signal', async () => {
     await using artifact = await spool(`${'a'.repeat(40)}b\n`);
     await expect(
-      artifact.grep('(a+)+$', { signal: AbortSignal.timeout(100) }),
+      artifact.grep('(a+)+\\b$', { signal: AbortSignal.timeout(100) }),
     ).rejects.toMatchObject({
       code: 'E_ABORTED',
     });

@@ -45,7 +45,7 @@ describe('the regex worker pool', () => {
     const calls = Array.from({ length: 40 }, (_, index) => ({
       id: `grep_${index}`,
       name: 'artifact_grep',
-      arguments: { callId: 'call_1', pattern: '(a+)+$' },
+      arguments: { callId: 'call_1', pattern: '(a+)+\\b$' },
     }));
     const results = await session.run(calls, second).finally(() => clearInterval(sampler));
     const texts = results.map((result) => {
@@ -70,10 +70,10 @@ describe('the regex worker pool', () => {
     await using artifact = await spool(`${'a'.repeat(40)}b\n`);
     // Greps from code wait their turn: 2 run and 8 wait until their 2 s budget runs out.
     const others = Array.from({ length: 10 }, () =>
-      artifact.grep('(a+)+$', { timeout: 2_000 }).catch((error: unknown) => error),
+      artifact.grep('(a+)+\\b$', { timeout: 2_000 }).catch((error: unknown) => error),
     );
     await vi.waitFor(() => expect(regexWorkerPool.stats.waiting).toBe(8), { timeout: 5_000 });
-    expect(await server.error('file_grep', { path, pattern: '(a+)+$' })).toBe(
+    expect(await server.error('file_grep', { path, pattern: '(a+)+\\b$' })).toBe(
       'Error (E_BUSY): Regex search is busy (2 running, 8 waiting): retry later, or search a fixed string (fixed: true)',
     );
     expect(await server.text('file_grep', { path, pattern: 'INFO', fixed: true })).toContain(
@@ -84,9 +84,10 @@ describe('the regex worker pool', () => {
 
   it('reuses one warm worker for sequential greps of different patterns', async () => {
     await using artifact = await spool('x\nab\naab\nERROR 42\n');
-    const first = await artifact.grep('a+b$');
+    // `\b` keeps both from the line automaton: they run in the pool's workers.
+    const first = await artifact.grep('\\ba+b$');
     const created = regexWorkerPool.stats.created;
-    const second = await artifact.grep('^ERROR \\d+$');
+    const second = await artifact.grep('^ERROR \\d+\\b$');
     expect(first.lines.map((line) => line.lineNumber)).toEqual([1, 2]);
     expect(second.lines.map((line) => line.text)).toEqual(['ERROR 42']);
     expect(regexWorkerPool.stats.created).toBe(created);
@@ -96,9 +97,9 @@ describe('the regex worker pool', () => {
   it('keeps the worker warm after a grep that stopped at maxCount with a block in flight', async () => {
     // 1 MiB blocks: the second is in the worker when the first block's match ends the scan.
     await using artifact = await spool('ab\n'.repeat(1_500_000));
-    await artifact.grep('a+b$', { maxCount: 1 });
+    await artifact.grep('\\ba+b$', { maxCount: 1 });
     const created = regexWorkerPool.stats.created;
-    const { matchCount } = await artifact.grep('^a+b', { maxCount: 1 });
+    const { matchCount } = await artifact.grep('^a+b\\b', { maxCount: 1 });
     expect(matchCount).toBe(1);
     expect(regexWorkerPool.stats.created).toBe(created);
   });
@@ -122,7 +123,9 @@ describe('the regex worker pool', () => {
 
   it('serves the next grep correctly after a timed-out one terminated its worker', async () => {
     await using stuck = await spool(`${'a'.repeat(40)}b\n`);
-    const error = await stuck.grep('(a+)+$', { timeout: 200 }).catch((caught: unknown) => caught);
+    const error = await stuck
+      .grep('(a+)+\\b$', { timeout: 200 })
+      .catch((caught: unknown) => caught);
     expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_REGEX_TIMEOUT');
     await using artifact = await spool('x\nab\naab\n');
     const { lines } = await artifact.grep('a+b$', { timeout: 5_000 });

@@ -111,13 +111,13 @@ describe('createArtifactHandler: faults', () => {
 describe('createArtifactHandler: bounded regex work', () => {
   it('runs a few greps at once, queues a few, refuses the rest with 429, and a body is still served at once', async () => {
     const { store, base } = await serve({ maxConcurrentQueries: 2, maxQueuedQueries: 4 });
-    // Each line makes (a+)+$ backtrack far longer than the viewer's 10 s regex budget.
+    // Each line makes (a+)+\b$ backtrack far longer than the viewer's 10 s regex budget.
     const victim = await store.put(`${'a'.repeat(40)}b\n`.repeat(20), { name: 'victim' });
     const tiny = await store.put('tiny\n');
     const controller = new AbortController();
     const finished: { status: number; retryAfter: string | null }[] = [];
     const greps = Array.from({ length: 30 }, async () => {
-      const url = `${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`;
+      const url = `${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%5Cb%24`;
       const response = await fetch(url, { signal: controller.signal });
       await response.arrayBuffer();
       finished.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
@@ -146,7 +146,7 @@ describe('createArtifactHandler: bounded regex work', () => {
     const victim = await store.put(`${'a'.repeat(40)}b\n`.repeat(20), { name: 'victim' });
     const json = await store.put('{"a":[1,2,3]}', { mediaType: 'application/json' });
     const controller = new AbortController();
-    const holding = fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`, {
+    const holding = fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%5Cb%24`, {
       signal: controller.signal,
     }).catch(() => undefined);
     // Until the grep holds the slot: starting its worker thread may take seconds on a busy machine.
@@ -176,10 +176,10 @@ describe('createArtifactHandler: bounded regex work', () => {
     await using artifact = await spool(catastrophic);
     // Greps from code wait their turn: 2 run and 8 wait until their 2 s budget runs out.
     const others = Array.from({ length: 10 }, () =>
-      artifact.grep('(a+)+$', { timeout: 2_000 }).catch((error: unknown) => error),
+      artifact.grep('(a+)+\\b$', { timeout: 2_000 }).catch((error: unknown) => error),
     );
     await vi.waitFor(() => expect(regexWorkerPool.stats.waiting).toBe(8), { timeout: 5_000 });
-    const response = await fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%24`);
+    const response = await fetch(`${base}/${victim.id}/view?op=grep&pattern=(a%2B)%2B%5Cb%24`);
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await response.text()).toContain('busy');

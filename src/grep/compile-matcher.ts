@@ -4,6 +4,7 @@ import { AnyLiteralLineMatcher } from './any-literal-line-matcher.js';
 import { CaseFoldingBytesLineMatcher } from './case-folding-bytes-line-matcher.js';
 import { classSequence } from './class-sequence.js';
 import { anchorRuns, ClassSequenceLineMatcher } from './class-sequence-line-matcher.js';
+import { DfaLineMatcher } from './dfa-line-matcher.js';
 import { InThreadRegexLineMatcher } from './in-thread-regex-line-matcher.js';
 import { literalText } from './is-literal-pattern.js';
 import { BytesLineMatcher, type LineMatcher } from './line-matcher.js';
@@ -113,6 +114,10 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
     lines.length === 1 && !whole && !options.ignoreCase ? classSequence(pattern) : undefined;
   const runs = items && anchorRuns(items);
   if (items && runs && runs.length > 0) return new ClassSequenceLineMatcher(items, runs);
+  const prefilter = literalPrefilter(literal ? literals : alternatives, literal, caseMatters);
+  // Without a literal to search for, a line automaton beats testing the regex on every line.
+  const automaton = prefilter ? undefined : DfaLineMatcher.create(regex);
+  if (automaton) return automaton;
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -121,7 +126,6 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const regexMatcher = options.inThread
     ? new InThreadRegexLineMatcher(regex)
     : new RegexLineMatcher(regex, matcherOptions);
-  const prefilter = literalPrefilter(literal ? literals : alternatives, literal, caseMatters);
   return prefilter ? new PrefilteredLineMatcher(prefilter, regexMatcher) : regexMatcher;
 }
 

@@ -52,7 +52,7 @@ export type SpoolforgeErrorCode =
  * @example
  * ```ts
  * try {
- *   await artifact.grep('(a+)+$', { timeout: 1_000 });
+ *   await artifact.grep('(a+)+\\b$', { timeout: 1_000 });
  * } catch (error) {
  *   if (SpoolforgeError.isInstance(error)) console.error(error.code, error.message);
  * }

@@ -19,6 +19,8 @@ export const poolStart = 192 * 1024;
 export const poolBuffers = 8;
 export const poolBufferBytes = 1024 * 1024;
 export const searchWindow = { offset: poolStart + poolBuffers * poolBufferBytes, length: 1 << 20 };
+/** Last, the rows of the line automaton a `dfa` call walks (1,024 rows of 256 i32s). */
+export const dfaTable = { offset: searchWindow.offset + searchWindow.length, length: 1 << 20 };
 
 /** The kernels of src/spool/simd-kernels.wat over their one memory. */
 export interface SimdKernels {
@@ -36,15 +38,29 @@ export interface SimdKernels {
     /** 1: ASCII letters match in either case (the needle in lower case). */
     fold: number,
   ) => number;
-  /** Where the last `search` stopped. */
+  /** Lines of `[start, end)` a line automaton ends on; see the `dfa` function of the `.wat`. */
+  dfa: (
+    table: number,
+    lineStart: number,
+    idle: number,
+    high: number,
+    row: number,
+    start: number,
+    end: number,
+    out: number,
+    capacity: number,
+  ) => number;
+  /** Where the last `search` or `dfa` call stopped. */
   resume: { value: number };
+  /** The automaton's row where the last `dfa` call stopped. */
+  row: { value: number };
   /** The memory's buffer, fixed for the process: never grown after the layout above. */
   memory: ArrayBuffer;
   /** The whole memory as bytes. */
   bytes: Buffer;
   /** The memory as i32s, for the lines a search found. */
   words: Int32Array;
-  /** Whether the memory was grown past the window pages: without, no pool and no search window. */
+  /** Whether the memory was grown past the window pages: without, no pool, search window or automaton. */
   grown: boolean;
 }
 
@@ -60,7 +76,7 @@ function compileKernels(): SimdKernels | null {
     // Pages no scan reads into are never touched, so they take address space, not memory.
     let grown = true;
     try {
-      memory.grow((searchWindow.offset + searchWindow.length - poolStart) / pageBytes);
+      memory.grow((dfaTable.offset + dfaTable.length - poolStart) / pageBytes);
     } catch {
       grown = false; // no address space to spare: bytes are copied into the window, as before
     }
@@ -68,7 +84,9 @@ function compileKernels(): SimdKernels | null {
     return {
       count: exports.count as SimdKernels['count'],
       search: exports.search as SimdKernels['search'],
+      dfa: exports.dfa as SimdKernels['dfa'],
       resume: exports.resume as SimdKernels['resume'],
+      row: exports.row as SimdKernels['row'],
       memory: buffer,
       bytes: Buffer.from(buffer),
       words: new Int32Array(buffer),

@@ -184,4 +184,124 @@
         (br $scan)))
     (global.set $resume (local.get $at))
     (local.get $found))
+
+  ;; The row the last `dfa` call stood at when it stopped.
+  (global $row (export "row") (mut i32) (i32.const 0))
+
+  ;; The first position in [at, end) whose byte is in the set the 32 bytes at `classes`
+  ;; describe (or `end`): for each low nibble, the bits of the high nibbles 0-7 that make a
+  ;; member with it, then those bits by high nibble; bytes past 0x7f are members where
+  ;; `high` is -1. Sixteen bytes a step; the last few are left to the caller (returns them).
+  (func $skip (param $classes i32) (param $high i32) (param $at i32) (param $end i32) (result i32)
+    (local $low v128) (local $nibbles v128) (local $past v128) (local $bytes v128) (local $mask i32)
+    (local.set $low (v128.load offset=0 (local.get $classes)))
+    (local.set $nibbles (v128.load offset=16 (local.get $classes)))
+    (local.set $past (i8x16.splat (local.get $high)))
+    (block $done
+      (loop $lanes
+        (br_if $done (i32.gt_s (i32.add (local.get $at) (i32.const 16)) (local.get $end)))
+        (local.set $bytes (v128.load (local.get $at)))
+        (local.set $mask (i8x16.bitmask (v128.or
+          (i8x16.ne
+            (v128.and
+              (i8x16.swizzle (local.get $low) (v128.and (local.get $bytes) (i8x16.splat (i32.const 15))))
+              (i8x16.swizzle (local.get $nibbles) (i8x16.shr_u (local.get $bytes) (i32.const 4))))
+            (v128.const i64x2 0 0))
+          (v128.and (i8x16.lt_s (local.get $bytes) (v128.const i64x2 0 0)) (local.get $past)))))
+        (if (local.get $mask)
+          (then (return (i32.add (local.get $at) (i32.ctz (local.get $mask))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $lanes)))
+    (local.get $at))
+
+  ;; Walks a line automaton over [start, end) from the row at address `row`, back to the row at
+  ;; `lineStart` after each line. The rows are at `table`, 256 i32s each: for each byte, the
+  ;; address of the next row. The first three rows end a line's walk: match, unsure (the regex
+  ;; decides) and dead (no match in the rest of the line); the first row's entries are never
+  ;; read, and its first 32 bytes hold the bytes that leave the row at `idle` (see $skip; `idle`
+  ;; -1: none), which are skipped to 16 at a time. Each line a walk ends on with match or
+  ;; unsure goes to `out` as three i32s: its start, 0 (match) or 1 (unsure), its end (its
+  ;; `\n`, or `end`), up to `capacity` (at least 1) lines. A line running past `end` leaves the
+  ;; walk dead, so a next call over the following bytes skips the rest of it.
+  ;; Returns how many lines it wrote; $resume: where to call again (>= end: done); $row: the row
+  ;; there.
+  (func (export "dfa")
+    (param $table i32) (param $lineStart i32) (param $idle i32) (param $high i32) (param $row i32)
+    (param $start i32) (param $end i32) (param $out i32) (param $capacity i32) (result i32)
+    (local $at i32) (local $ordinary i32) (local $stop i32) (local $lineEnd i32) (local $found i32)
+    (local.set $ordinary (i32.add (local.get $table) (i32.const 3072)))
+    (local.set $stop (i32.sub (local.get $end) (i32.const 4)))
+    (local.set $at (local.get $start))
+    ;; a walk handed over dead: the line it was in ends first
+    (if (i32.lt_u (local.get $row) (local.get $ordinary))
+      (then
+        (local.set $lineEnd (call $lineEnd (local.get $at) (local.get $end)))
+        (if (i32.ge_u (local.get $lineEnd) (local.get $end))
+          (then
+            (global.set $resume (local.get $end))
+            (global.set $row (local.get $row))
+            (return (i32.const 0))))
+        (local.set $at (i32.add (local.get $lineEnd) (i32.const 1)))
+        (local.set $row (local.get $lineStart))))
+    (block $finished
+      (loop $walk
+        (block $ended
+          (block $tail
+            (loop $steps
+              ;; idle: on to the next byte that starts something
+              (if (i32.eq (local.get $row) (local.get $idle))
+                (then (local.set $at
+                  (call $skip (local.get $table) (local.get $high) (local.get $at) (local.get $end)))))
+              ;; four bytes a step while four remain: the row is the only dependency between them
+              (br_if $tail (i32.gt_s (local.get $at) (local.get $stop)))
+              (local.set $row (i32.load (i32.add (local.get $row)
+                (i32.shl (i32.load8_u offset=0 (local.get $at)) (i32.const 2)))))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (br_if $ended (i32.lt_u (local.get $row) (local.get $ordinary)))
+              (local.set $row (i32.load (i32.add (local.get $row)
+                (i32.shl (i32.load8_u offset=0 (local.get $at)) (i32.const 2)))))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (br_if $ended (i32.lt_u (local.get $row) (local.get $ordinary)))
+              (local.set $row (i32.load (i32.add (local.get $row)
+                (i32.shl (i32.load8_u offset=0 (local.get $at)) (i32.const 2)))))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (br_if $ended (i32.lt_u (local.get $row) (local.get $ordinary)))
+              (local.set $row (i32.load (i32.add (local.get $row)
+                (i32.shl (i32.load8_u offset=0 (local.get $at)) (i32.const 2)))))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (br_if $ended (i32.lt_u (local.get $row) (local.get $ordinary)))
+              (br $steps)))
+          (loop $bytes
+            (if (i32.ge_u (local.get $at) (local.get $end))
+              (then
+                (global.set $resume (local.get $end))
+                (global.set $row (local.get $row))
+                (return (local.get $found))))
+            (local.set $row (i32.load (i32.add (local.get $row)
+              (i32.shl (i32.load8_u (local.get $at)) (i32.const 2)))))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (br_if $ended (i32.lt_u (local.get $row) (local.get $ordinary)))
+            (br $bytes)))
+        ;; the byte before `at` ended the line's walk (a `\n` itself, where a match ends at `$`)
+        (local.set $lineEnd (call $lineEnd (i32.sub (local.get $at) (i32.const 1)) (local.get $end)))
+        (if (i32.lt_u (local.get $row) (i32.add (local.get $table) (i32.const 2048)))
+          (then
+            (i32.store (local.get $out)
+              (call $lineStart (local.get $start) (i32.sub (local.get $at) (i32.const 1))))
+            (i32.store offset=4 (local.get $out) (i32.ne (local.get $row) (local.get $table)))
+            (i32.store offset=8 (local.get $out) (local.get $lineEnd))
+            (local.set $out (i32.add (local.get $out) (i32.const 12)))
+            (local.set $found (i32.add (local.get $found) (i32.const 1)))))
+        (if (i32.ge_u (local.get $lineEnd) (local.get $end))
+          (then
+            (local.set $row (i32.add (local.get $table) (i32.const 2048)))
+            (local.set $at (local.get $end))
+            (br $finished)))
+        (local.set $at (i32.add (local.get $lineEnd) (i32.const 1)))
+        (local.set $row (local.get $lineStart))
+        (br_if $finished (i32.ge_u (local.get $found) (local.get $capacity)))
+        (br $walk)))
+    (global.set $resume (local.get $at))
+    (global.set $row (local.get $row))
+    (local.get $found))
 )
