@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compileMatcher, patternRegex } from '../../src/grep/compile-matcher.js';
 import { DfaLineMatcher } from '../../src/grep/dfa-line-matcher.js';
 import { lineDfa } from '../../src/grep/line-dfa.js';
+import { PrefilteredLineMatcher } from '../../src/grep/prefiltered-line-matcher.js';
 import { regexNfa } from '../../src/grep/regex-nfa.js';
 import { countableBuffer } from '../../src/spool/simd-newline-count.js';
 import { referenceMatchingLines } from '../helpers/reference-lines.js';
@@ -79,6 +80,21 @@ describe('DfaLineMatcher', () => {
     }
   });
 
+  it('selects the lines of a -w regex, its lookarounds walked as the bytes beside the match', () => {
+    const words = ['a[0-9]+', '[ab]\\.?b', 'x|b0', 'a.?b', '\\d{2}'];
+    const next = seededRandom(47);
+    for (let round = 0; round < 20; round++) {
+      const bytes = randomBytes(next, Math.floor(next() * 5000), [0.1, 0.01][round % 2]);
+      for (const pattern of words) {
+        const regex = patternRegex(pattern, { wordRegexp: true });
+        const matcher = DfaLineMatcher.create(regex);
+        expect(matcher, pattern).toBeDefined();
+        const expected = referenceMatchingLines(regex, bytes);
+        expect(matcher?.matchingLines(bytes), `${pattern} ${round}`).toEqual(expected);
+      }
+    }
+  });
+
   it('walks a block larger than its window, lines running across the pieces', () => {
     const next = seededRandom(41);
     // Long lines, so that lines (matching and not) straddle each 1 MiB piece's edge.
@@ -139,6 +155,30 @@ describe('DfaLineMatcher', () => {
     const matcher = compileMatcher('(a+)+$');
     expect(matcher).toBeInstanceOf(DfaLineMatcher);
     expect(matcher.countMatchingLines?.(bytes)).toBe(100);
+  });
+
+  it('tests the lines a literal prefilter finds, exactly as the regex would', async () => {
+    // Regexes with a literal of 3+ bytes that no byte search alone decides.
+    const prefiltered = ['aba(b|0)\\d', 'a.b.*bab[0-9]+', '(?:x|b)aab.b$', '^.?aba\\s'];
+    const shortAlphabet = [...Buffer.from('ab0 .x\r'), 0xc3, 0xa9, 0xff];
+    const next = seededRandom(43);
+    for (let round = 0; round < 20; round++) {
+      const bytes = Buffer.from(
+        Array.from({ length: Math.floor(next() * 8000) }, () =>
+          next() < 0.05
+            ? 0x0a
+            : (shortAlphabet[Math.floor(next() * shortAlphabet.length)] as number),
+        ),
+      );
+      for (const pattern of prefiltered) {
+        const matcher = compileMatcher(pattern);
+        expect(matcher).toBeInstanceOf(PrefilteredLineMatcher);
+        const expected = referenceMatchingLines(patternRegex(pattern), bytes);
+        expect(Array.from(await matcher.matchingLines(bytes)), `${pattern} ${round}`).toEqual(
+          expected,
+        );
+      }
+    }
   });
 
   it('is what compileMatcher picks for a regex without a literal of its own', () => {

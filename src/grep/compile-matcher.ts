@@ -61,9 +61,10 @@ const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$
  * grep) into the fastest safe matcher: a byte search for literals (whole words checked at each
  * hit), for each of an alternation of literals, and for a literal with a newline beside it for `^literal` and `literal$`; byte
  * searches alone for a regex of literals joined by `.*`; for any other regex, byte searches for
- * the literals every match must contain (for one of each alternative's), then the regex (in a
- * worker thread) on those lines. `.` matches any character of a line, `\r` included. An
- * invalid pattern fails here with `E_REGEX_INVALID`.
+ * the literals every match must contain (for one of each alternative's), then a line automaton
+ * (see `DfaLineMatcher`) on those lines, or the regex in a worker thread where the automaton
+ * does not take it (a backreference, a lookaround, `\b`, `-w`). `.` matches any character of a
+ * line, `\r` included. An invalid pattern fails here with `E_REGEX_INVALID`.
  *
  * @example
  * ```ts
@@ -115,9 +116,9 @@ export function compileMatcher(pattern: string, options: PatternOptions = {}): L
   const runs = items && anchorRuns(items);
   if (items && runs && runs.length > 0) return new ClassSequenceLineMatcher(items, runs);
   const prefilter = literalPrefilter(literal ? literals : alternatives, literal, caseMatters);
-  // Without a literal to search for, a line automaton beats testing the regex on every line.
-  const automaton = prefilter ? undefined : DfaLineMatcher.create(regex);
-  if (automaton) return automaton;
+  // A line automaton tests lines faster than the regex does, and no pattern makes it backtrack.
+  const automaton = DfaLineMatcher.create(regex);
+  if (automaton) return prefilter ? new PrefilteredLineMatcher(prefilter, automaton) : automaton;
   const matcherOptions = {
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -10,6 +10,19 @@ import type { LineMatcher } from './line-matcher.js';
 import { regexNfa } from './regex-nfa.js';
 
 const rowBytes = 256 * 4;
+/** How `patternRegex` wraps a `-w` pattern: a lookbehind and a lookahead for a word byte. */
+const wordEdges = { before: '(?<![A-Za-z0-9_])(?:', after: ')(?![A-Za-z0-9_])' };
+
+/**
+ * A regex that selects the lines `source` does, without the lookarounds of `-w`: a line holds
+ * a match of `(?<!w)X` exactly where it holds one of `(?:^|[^w])X`, and so for the lookahead.
+ */
+function automatonSource(source: string): string {
+  const { before, after } = wordEdges;
+  if (!source.startsWith(before) || !source.endsWith(after)) return source;
+  const inner = source.slice(before.length, -after.length);
+  return `(?:^|[^A-Za-z0-9_])(?:${inner})(?:[^A-Za-z0-9_]|$)`;
+}
 /** Which automaton's rows the kernels' memory holds on this thread: loaded again on a change. */
 let loaded: Int32Array | undefined;
 
@@ -65,7 +78,7 @@ export class DfaLineMatcher implements LineMatcher {
   static create(regex: RegExp): DfaLineMatcher | undefined {
     const kernels = simdKernels();
     if (!kernels?.grown || regex.flags.replace(/[si]/g, '') !== '') return undefined;
-    const nfa = regexNfa(regex.source, regex.ignoreCase);
+    const nfa = regexNfa(automatonSource(regex.source), regex.ignoreCase);
     const dfa = nfa && lineDfa(nfa, dfaTable.length / rowBytes);
     return dfa && new DfaLineMatcher(kernels, dfa, regex);
   }
