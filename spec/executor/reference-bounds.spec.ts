@@ -83,4 +83,48 @@ describe('reference bounds', () => {
     expect(textOf(outcome)).toBe('taken');
     expect(received).toEqual([{ $artifact: 'call_big', lines: '1' }]);
   });
+
+  it('weighs a "json" value as compact JSON, naming its size when it is refused', async () => {
+    const rows = (count: number, pad: number) =>
+      Array.from({ length: count }, (_, id) => ({ id, note: 'n'.repeat(pad) }));
+    // Pretty-printed: $.fits takes 1.3 MiB of the output but 0.8 MiB as compact JSON.
+    const document = { fits: rows(8_000, 90), big: rows(30_000, 90), half: rows(6_000, 90) };
+    const { session, call, received } = await sessionWith(
+      () => JSON.stringify(document, null, 8),
+      'json',
+    );
+    await using _ = session;
+    expect(textOf(await call({ text: { $artifact: 'call_big', json: '$.fits' } }))).toBe('taken');
+    expect(received).toEqual([document.fits]);
+
+    const big = await call({ text: { $artifact: 'call_big', json: '$.big' } });
+    expect(big?.call.error?.code).toBe('E_BAD_REFERENCE');
+    expect(textOf(big)).toMatch(
+      /over the 1\.0 MiB .*maxReferenceBytes\); its value is more than 1\.0 MiB as JSON; select less/,
+    );
+    // Two references share the bound: the second is refused with its own size.
+    const both = await call({
+      text: [
+        { $artifact: 'call_big', json: '$.half' },
+        { $artifact: 'call_big', json: '$.half' },
+      ],
+    });
+    expect(both?.call.error?.code).toBe('E_BAD_REFERENCE');
+    const half = Buffer.byteLength(JSON.stringify(document.half));
+    expect(textOf(both)).toContain(`its value is ${(half / 1024).toFixed(1)} KiB as JSON`);
+    expect(received).toHaveLength(1);
+  });
+
+  it('refuses an entry of an indexed JSON document over the bound by its size', async () => {
+    // 20 MiB, past maxParseBytes: indexed, and entry 3 parsed alone.
+    const entry = (id: number, pad: number) => ({ id, note: 'n'.repeat(pad) });
+    const entries = Array.from({ length: 10 }, (_, id) => entry(id, 2 * 1024 * 1024));
+    const { session, call } = await sessionWith(() => JSON.stringify(entries), 'json');
+    await using _ = session;
+    const outcome = await call({ text: { $artifact: 'call_big', json: '$[3]' } });
+    expect(outcome?.call.error?.code).toBe('E_BAD_REFERENCE');
+    expect(textOf(outcome)).toMatch(/its value is more than 1\.0 MiB as JSON/);
+    const id = await call({ text: { $artifact: 'call_big', json: '$[3].id' } });
+    expect(textOf(id)).toBe('taken');
+  });
 });

@@ -10,6 +10,7 @@ import { OpenAIToolSession } from 'spoolforge/openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { solidPng } from '../helpers/solid-png.js';
+import { tempFile } from '../helpers/temp-files.js';
 import { openStore } from '../store/store-helpers.js';
 
 const pngBytes = solidPng(8, 8, [10, 200, 90]);
@@ -93,5 +94,31 @@ describe('images returned by tools are stored like text outputs', () => {
     expect(String(grep?.content)).toMatch(/^Error \(E_INVALID_TOOL_ARGS\): .*image\/png/);
     expect(agent.session.toolCalls[0]?.results).toBeInstanceOf(Media);
     await log.close();
+  });
+
+  it('keeps an image whose file name is no output name, without that name', async () => {
+    const longName = `${'quarterly-revenue-by-region-'.repeat(5)}.png`; // 141 characters
+    const path = await tempFile(pngBytes, longName);
+    const store = await openStore();
+    await using session = new ToolSession({
+      store,
+      tools: [
+        defineTool({
+          name: 'chart',
+          description: 'Draws a chart.',
+          inputSchema: z.object({}),
+          handler: () => Media.fromFile(path),
+        }),
+      ],
+    });
+    const [outcome] = await session.run(
+      [{ id: 'call_1', name: 'chart', arguments: {} }],
+      session.dispatch(),
+    );
+    expect(outcome?.call.error).toBeUndefined();
+    expect(mediaOf(outcome)?.name).toBe(longName);
+    const record = await store.info(outcome?.ref ?? '');
+    expect(record).toMatchObject({ mediaType: 'image/png', byteLength: pngBytes.length });
+    expect(record?.name).toBeUndefined();
   });
 });

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ArtifactStore, SpooledArtifact, SpooledJsonArtifact } from 'spoolforge';
+import {
+  ArtifactStore,
+  SpooledArtifact,
+  SpooledJsonArtifact,
+  SpoolforgeError,
+  spool,
+} from 'spoolforge';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../helpers/temp-files.js';
 import { errorCode, openStore } from './store-helpers.js';
@@ -245,5 +251,26 @@ describe('ArtifactStore', () => {
     const put = store.put('x', { metadata: { callback: () => 1 } });
     expect(await errorCode(put)).toBe('E_INVALID_ARGUMENT');
     expect(await readdir(join(store.directory, 'tmp'))).toEqual([]);
+  });
+
+  it('refuses a name that is not one line of 1 to 100 characters, as spool() does, before reading', async () => {
+    const store = await openStore();
+    let read = false;
+    async function* source() {
+      read = true;
+      yield 'x\n';
+    }
+    for (const name of ['n'.repeat(101), 'two\nlines', 'crlf\r\n', '   ', '']) {
+      const refused = await store.put(source(), { name }).catch((error: unknown) => error);
+      const bySpool = await spool('x\n', { name }).catch((error: unknown) => error);
+      expect(SpoolforgeError.isInstance(refused)).toBe(true);
+      expect((refused as SpoolforgeError).code).toBe('E_INVALID_ARGUMENT');
+      expect((refused as SpoolforgeError).message).toBe((bySpool as SpoolforgeError).message);
+    }
+    expect(read).toBe(false);
+    expect(await store.list()).toEqual([]);
+    expect(await readdir(join(store.directory, 'tmp'))).toEqual([]);
+    const longest = await store.put(source(), { name: 'n'.repeat(100) });
+    expect((await store.info('n'.repeat(100)))?.id).toBe(longest.id);
   });
 });

@@ -20,19 +20,36 @@ export function checkOutputName(
   name: string | undefined,
   code: 'E_INVALID_TOOL_ARGS' | 'E_INVALID_ARGUMENT',
 ): string | undefined {
-  if (name === undefined) return name;
-  // Control characters would break the one-line handle and listing rows the name is shown in.
-  const fault =
-    name.trim() === ''
-      ? `got ${JSON.stringify(name)}, which names nothing`
-      : name.length > maxNameChars
-        ? `got ${name.length} characters`
-        : /\p{Cc}/u.test(name)
-          ? `got ${JSON.stringify(quoteInput(name, maxNameChars))}, with a control character`
-          : undefined;
+  const fault = name === undefined ? undefined : nameFault(name);
   if (fault === undefined) return name;
   throw new SpoolforgeError(
     code,
     `An output's name must be one line of 1 to ${maxNameChars} characters, not only spaces, like "q4-rows" (${fault})`,
   );
+}
+
+/**
+ * Whether `name` passes {@link checkOutputName}: a label given for another reason (a file's
+ * base name for `Media`) is kept as an output's name only then.
+ *
+ * @example
+ * ```ts
+ * isOutputName('chart.png'); // true
+ * isOutputName('a\nb'); // false
+ * ```
+ */
+export function isOutputName(name: string): boolean {
+  return nameFault(name) === undefined;
+}
+
+/** What is wrong with `name` as an output's name, if anything. */
+function nameFault(name: string): string | undefined {
+  // Control characters would break the one-line handle and listing rows the name is shown in.
+  return name.trim() === ''
+    ? `got ${JSON.stringify(name)}, which names nothing`
+    : name.length > maxNameChars
+      ? `got ${name.length} characters`
+      : /\p{Cc}/u.test(name)
+        ? `got ${JSON.stringify(quoteInput(name, maxNameChars))}, with a control character`
+        : undefined;
 }

@@ -1,18 +1,14 @@
 import { countNewlines, newline } from '../spool/newlines.js';
 import { lastLinesStart, lineEndAt } from './block-lines.js';
-import type { GrepScanOptions, GrepScanResult } from './grep-scan-options.js';
+import type { GrepScanOptions } from './grep-scan-options.js';
+import { GrepSelection } from './grep-selection.js';
 import type { GrepSink } from './grep-sink.js';
-import { OnlyMatching } from './only-matching.js';
-
-interface Pending {
-  bytes: Uint8Array;
-  lineNumber: number;
-}
+import type { OnlyMatching } from './only-matching.js';
 
 /**
- * What a {@link grepScan} has selected so far and how it goes through a block: GNU grep's
- * selection rules (invert, max count with trailing context, before/after context, `--` between
- * groups) applied to each block's matching lines, or to its count of them.
+ * What a {@link grepScan} has selected so far and how it goes through a block: the way its
+ * options allow (a mode chosen once), each block's matching lines, or its count of them, given
+ * to {@link GrepSelection}'s rules.
  *
  * @example
  * ```ts
@@ -21,24 +17,9 @@ interface Pending {
  * state.apply(block, await matcher.matchingLines(block));
  * ```
  */
-export class GrepScanState {
-  readonly #options: GrepScanOptions;
-  readonly #sink: GrepSink | undefined;
-  readonly #maxCount: number;
-  readonly #before: number;
-  readonly #after: number;
-  #matchCount = 0;
-  #lineNumber = 0;
-  #lastEmitted = -1;
-  #afterRemaining = 0;
-  #maxReached = false;
-  #stoppedBySink = false;
-  #pending: Pending[] = [];
-
+export class GrepScanState extends GrepSelection {
   /** How a block's matching lines are gone through (see the methods of that name). */
   readonly #mode: 'runs' | 'walk' | 'skim' | 'jump' | 'matches';
-  /** `grep -o`: what the sink gets of a selected line is its matches. */
-  readonly #onlyMatching: OnlyMatching | undefined;
   /**
    * Only the number of selected lines is wanted: a matcher may count matching lines instead of
    * listing them (with invert, the block's other lines are counted).
@@ -49,16 +30,14 @@ export class GrepScanState {
   readonly needsBytes: boolean;
 
   constructor(options: GrepScanOptions, sink: GrepSink | undefined) {
-    this.#options = options;
+    super(options, sink);
     const skim =
       options.lineNumbers === true ||
       options.context === true ||
       (options.before ?? 0) > 0 ||
       (options.after ?? 0) > 0;
     const invert = options.invert === true;
-    const only =
-      options.onlyMatching && options.countOnly !== true ? options.onlyMatching : undefined;
-    this.#onlyMatching = only && new OnlyMatching(options.matcher, only);
+    const only = this.onlyMatching !== undefined;
     const wholeText = sink?.text !== undefined && options.maxCount === undefined;
     // -v without line numbers or context: the lines between two matches go out as one run.
     const runs = invert && !skim && (options.countOnly === true || (wholeText && !only));
@@ -74,19 +53,6 @@ export class GrepScanState {
     this.countsOnly = options.countOnly === true;
     this.#invert = invert;
     this.needsBytes = options.countOnly !== true || invert || skim;
-    this.#sink = options.countOnly ? undefined : sink;
-    this.#maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
-    this.#before = options.before ?? 0;
-    this.#after = options.after ?? 0;
-    this.#lineNumber = options.firstLineNumber ?? 0;
-  }
-
-  result(): GrepScanResult {
-    return {
-      matchCount: this.#matchCount,
-      stoppedBySink: this.#stoppedBySink,
-      nextLineNumber: this.#lineNumber,
-    };
   }
 
   /**
@@ -95,18 +61,12 @@ export class GrepScanState {
    */
   apply(block: Uint8Array, answer: ArrayLike<number> | number): boolean {
     if (typeof answer === 'number') {
-      if (!this.#invert) return this.#add(answer);
+      if (!this.#invert) return this.add(answer);
       // Every line but the matching ones; a last line without `\n` is a line too.
       const lines = countNewlines(block) + (block.length > 0 && block.at(-1) !== newline ? 1 : 0);
-      return this.#add(lines - answer);
+      return this.add(lines - answer);
     }
     return this[this.#mode](block, answer);
-  }
-
-  /** Counts `count` more selected lines, up to the maximum; whether to go on. */
-  #add(count: number): boolean {
-    this.#matchCount = Math.min(this.#matchCount + count, this.#maxCount);
-    return this.#matchCount < this.#maxCount;
   }
 
   /**
@@ -115,19 +75,19 @@ export class GrepScanState {
    * rather than a call, a view and a newline per line.
    */
   jump(block: Uint8Array, starts: ArrayLike<number>): boolean {
-    const sink = this.#sink;
+    const sink = this.sink;
     // Counting: nothing about a line but that it matched.
-    if (!sink) return this.#add(starts.length);
+    if (!sink) return this.add(starts.length);
     let runStart = 0;
     let runEnd = 0;
     let runLines = 0;
     for (let index = 0; index < starts.length; index++) {
       const start = starts[index] ?? 0;
-      this.#matchCount++;
+      this.matchCount++;
       const end = block.indexOf(newline, start);
-      if (sink?.text && end !== -1 && !this.#onlyMatching) {
+      if (sink?.text && end !== -1 && !this.onlyMatching) {
         if (start !== runEnd) {
-          if (!this.#text(block, runStart, runEnd, runLines)) return false;
+          if (!this.text(block, runStart, runEnd, runLines)) return false;
           runStart = start;
           runLines = 0;
         }
@@ -135,17 +95,17 @@ export class GrepScanState {
         runLines++;
       } else if (sink) {
         // A last line without `\n` (the end of the input) is printed as a line of its own.
-        if (!this.#text(block, runStart, runEnd, runLines)) return false;
+        if (!this.text(block, runStart, runEnd, runLines)) return false;
         runLines = 0;
-        if (!this.#emit(block.subarray(start, end === -1 ? block.length : end), -1, true)) {
+        if (!this.emit(block.subarray(start, end === -1 ? block.length : end), -1, true)) {
           return false;
         }
       }
-      if (this.#matchCount >= this.#maxCount) {
-        return this.#text(block, runStart, runEnd, runLines) && false;
+      if (this.matchCount >= this.maxCount) {
+        return this.text(block, runStart, runEnd, runLines) && false;
       }
     }
-    return this.#text(block, runStart, runEnd, runLines);
+    return this.text(block, runStart, runEnd, runLines);
   }
 
   /**
@@ -153,20 +113,11 @@ export class GrepScanState {
    * at once, one per line.
    */
   matches(block: Uint8Array, starts: ArrayLike<number>): boolean {
-    const only = this.#onlyMatching as OnlyMatching;
+    const only = this.onlyMatching as OnlyMatching;
     only.appendLines(Buffer.from(block.buffer, block.byteOffset, block.length), starts);
-    this.#matchCount += starts.length;
+    this.matchCount += starts.length;
     const text = only.take();
-    return this.#text(text, 0, text.length, starts.length);
-  }
-
-  /** Hands the `lineCount` lines of `block[from, to)`, `\n`s and all, to the sink's `text`. */
-  #text(block: Uint8Array, from: number, to: number, lineCount: number): boolean {
-    if (lineCount > 0 && this.#sink?.text?.(block.subarray(from, to), lineCount) === false) {
-      this.#stoppedBySink = true;
-      return false;
-    }
-    return true;
+    return this.text(text, 0, text.length, starts.length);
   }
 
   /**
@@ -181,35 +132,35 @@ export class GrepScanState {
       if (!this.#passOver(block, position, matchStart)) return false;
       if (index === starts.length) break;
       const end = lineEndAt(block, matchStart);
-      if (!this.#visit(block, matchStart, end, true)) return false;
-      this.#lineNumber++;
+      if (!this.visit(block, matchStart, end, true)) return false;
+      this.lineNumber++;
       position = end + 1;
     }
-    this.#keepPending();
+    this.keepPending();
     return true;
   }
 
   /** Lines `[from, to)` of `block` that do not match; `to` is a line start or the block's end. */
   #passOver(block: Uint8Array, from: number, to: number): boolean {
     let position = from;
-    while (position < to && (this.#afterRemaining > 0 || this.#maxReached)) {
+    while (position < to && (this.afterRemaining > 0 || this.maxReached)) {
       const end = lineEndAt(block, position);
-      if (!this.#visit(block, position, end, false)) return false;
-      this.#lineNumber++;
+      if (!this.visit(block, position, end, false)) return false;
+      this.lineNumber++;
       position = end + 1;
     }
     const keepFrom =
-      this.#sink && this.#before > 0 ? lastLinesStart(block, position, to, this.#before) : to;
+      this.sink && this.before > 0 ? lastLinesStart(block, position, to, this.before) : to;
     if (keepFrom > position) {
-      this.#lineNumber += countNewlines(block, position, keepFrom);
+      this.lineNumber += countNewlines(block, position, keepFrom);
       // At least `before` lines follow them: nothing pending can be printed any more.
-      this.#pending = [];
+      this.pending = [];
       position = keepFrom;
     }
     while (position < to) {
       const end = lineEndAt(block, position);
-      if (!this.#visit(block, position, end, false)) return false;
-      this.#lineNumber++;
+      if (!this.visit(block, position, end, false)) return false;
+      this.lineNumber++;
       position = end + 1;
     }
     return true;
@@ -227,7 +178,7 @@ export class GrepScanState {
       if (index === starts.length) break;
       position = lineEndAt(block, matchStart) + 1;
     }
-    return this.#matchCount < this.#maxCount;
+    return this.matchCount < this.maxCount;
   }
 
   /** The lines of `block[from, to)`, none of them matching; `to` is a line start or the end. */
@@ -236,13 +187,13 @@ export class GrepScanState {
     const unterminated = block[to - 1] !== newline;
     const whole = unterminated ? block.lastIndexOf(newline, to - 1) + 1 : to;
     const lines = countNewlines(block, from, whole);
-    this.#add(lines);
-    if (!this.#text(block, from, whole, lines)) return false;
-    const sink = this.#sink;
+    this.add(lines);
+    if (!this.text(block, from, whole, lines)) return false;
+    const sink = this.sink;
     if (unterminated) {
-      this.#add(1);
+      this.add(1);
       const last = Math.max(whole, from);
-      if (sink && !this.#emit(block.subarray(last, to), -1, true)) return false;
+      if (sink && !this.emit(block.subarray(last, to), -1, true)) return false;
     }
     return true;
   }
@@ -260,66 +211,11 @@ export class GrepScanState {
         nextMatchIndex++;
         nextMatch = nextMatchIndex < starts.length ? (starts[nextMatchIndex] ?? -1) : -1;
       }
-      if (!this.#visit(block, position, end, isMatch)) return false;
-      this.#lineNumber++;
+      if (!this.visit(block, position, end, isMatch)) return false;
+      this.lineNumber++;
       position = end + 1;
     }
-    this.#keepPending();
-    return true;
-  }
-
-  /** Before-context may outlive this block, whose buffer the next read may recycle. */
-  #keepPending(): void {
-    for (const pending of this.#pending) pending.bytes = Buffer.from(pending.bytes);
-  }
-
-  #visit(block: Uint8Array, start: number, end: number, isMatch: boolean): boolean {
-    const lineNumber = this.#lineNumber;
-    if (this.#maxReached) {
-      if (this.#afterRemaining === 0) return false;
-      this.#afterRemaining--;
-      return this.#emit(block.subarray(start, end), lineNumber, false) && this.#afterRemaining > 0;
-    }
-    if (isMatch !== (this.#options.invert === true)) {
-      this.#matchCount++;
-      if (this.#sink) {
-        for (const pending of this.#pending) {
-          if (!this.#emit(pending.bytes, pending.lineNumber, false)) return false;
-        }
-        this.#pending = [];
-        if (!this.#emit(block.subarray(start, end), lineNumber, true)) return false;
-        this.#afterRemaining = this.#after;
-      }
-      if (this.#matchCount >= this.#maxCount) {
-        this.#maxReached = true;
-        return this.#afterRemaining > 0;
-      }
-      return true;
-    }
-    if (!this.#sink) return true;
-    if (this.#afterRemaining > 0) {
-      this.#afterRemaining--;
-      return this.#emit(block.subarray(start, end), lineNumber, false);
-    }
-    if (this.#before > 0) {
-      if (this.#pending.length === this.#before) this.#pending.shift();
-      this.#pending.push({ bytes: block.subarray(start, end), lineNumber });
-    }
-    return true;
-  }
-
-  #emit(bytes: Uint8Array, lineNumber: number, isMatch: boolean): boolean {
-    const sink = this.#sink;
-    if (!sink) return true;
-    if (this.#options.context && this.#lastEmitted >= 0 && lineNumber > this.#lastEmitted + 1) {
-      sink.separator();
-    }
-    this.#lastEmitted = lineNumber;
-    const shown = isMatch && this.#onlyMatching ? this.#onlyMatching.ofLine(bytes) : bytes;
-    if (sink.line(shown, lineNumber, isMatch) === false) {
-      this.#stoppedBySink = true;
-      return false;
-    }
+    this.keepPending();
     return true;
   }
 }

@@ -32,7 +32,10 @@ export interface ArtifactStoreOptions {
  * ```
  */
 export interface PutOptions {
-  /** A label for people, models and `get`; never used as a path. Later puts may reuse it. */
+  /**
+   * A label for people, models and `get`; never used as a path. Later puts may reuse it. One
+   * line of 1 to 100 characters, not only spaces (as `spool()` takes), else `E_INVALID_ARGUMENT`.
+   */
   name?: string;
   /**
    * What the bytes are, by kind name (`'json'`); default: the kind the declared `mediaType`

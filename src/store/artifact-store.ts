@@ -14,13 +14,13 @@ import type {
   PutOptions,
   StoredArtifactRecord,
 } from './artifact-store-types.js';
+import { checkPutOptions } from './check-put-options.js';
 import {
   defaultGraceMilliseconds,
   isExpired,
   removeDeadSpoolDirectories,
 } from './collect-garbage.js';
 import { LocalStoreBackend } from './local-store-backend.js';
-import { msgpack } from './msgpack.js';
 import { openStoredArtifact } from './open-stored-artifact.js';
 import {
   type DecodedSidecar,
@@ -106,10 +106,9 @@ export class ArtifactStore {
   async put(source: SpoolSource, options: PutOptions = {}): Promise<StoredArtifactRecord> {
     const { signal } = options;
     const kinds = options.kinds ?? this.kinds;
-    if (options.kind !== undefined) kinds.named(options.kind); // fails before reading
+    checkPutOptions(options, kinds);
     const ttl = checkTtl(options.ttl) ?? this.#defaultTtl;
     const metadata = options.metadata ?? {};
-    checkEncodable(metadata);
     throwIfAborted(signal);
     const id = newArtifactId();
     const backend = this.#backend;
@@ -286,15 +285,4 @@ function checkTtl(ttl: number | undefined): number | undefined {
     throw new SpoolforgeError('E_INVALID_ARGUMENT', `A ttl is milliseconds ≥ 0, not ${ttl}`);
   }
   return ttl;
-}
-
-/** Fails before any byte is read when the metadata cannot go into a sidecar. */
-function checkEncodable(metadata: Record<string, unknown>): void {
-  try {
-    msgpack().encode(metadata, { ignoreUndefined: true });
-  } catch (error) {
-    throw new SpoolforgeError('E_INVALID_ARGUMENT', 'metadata is not msgpack-encodable', {
-      cause: error,
-    });
-  }
 }

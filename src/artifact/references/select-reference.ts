@@ -4,6 +4,7 @@ import { newline } from '../../spool/newlines.js';
 import { SliceSpoolReader } from '../../spool/slice-spool-reader.js';
 import { decodeUtf8 } from '../decode-utf8.js';
 import { streamGrepBytes } from '../grep-artifact.js';
+import { compactJsonBytes } from '../json/compact-json-bytes.js';
 import { SpooledJsonArtifact } from '../json/spooled-json-artifact.js';
 import { spool } from '../spool.js';
 import { SpooledArtifact } from '../spooled-artifact.js';
@@ -64,7 +65,12 @@ export async function selectValue(
   const { budget, signal } = options;
   if (reference.json !== undefined) {
     const value = await selectJson(artifact, reference, reference.json, signal);
-    budget.take(Buffer.byteLength(JSON.stringify(value) ?? 'null'), reference);
+    // Weighed as compact JSON without writing it: a value of many MiB stops the count at the
+    // bound. Not by its bytes in the output, whose whitespace a pretty-printed one may shed.
+    const bytes = compactJsonBytes(value, budget.limit);
+    const size =
+      bytes > budget.limit ? `more than ${formatBytes(budget.limit)}` : formatBytes(bytes);
+    budget.take(bytes, reference, `its value is ${size} as JSON; ${selectLess}`);
     return value;
   }
   if (reference.lines === undefined && reference.grep === undefined) {
