@@ -209,6 +209,12 @@ describe('regexNfa and lineDfa', () => {
     // `(a|b)*a(a|b){9}`: the automaton must remember the last ten bytes, 2^10 rows and more.
     const large = regexNfa('[ab]*a[ab]{9}', false);
     expect(large && lineDfa(large, 512)).toBeUndefined();
+    // Fewer rows than the bound, but dozens of byte classes over a thousand states each.
+    const letters = [...'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+    const item = `(?:${letters.map((letter) => `[${letter}]`).join('|')})`;
+    const costly = regexNfa(`${item}*a${item}{8}`, false);
+    expect(costly).toBeDefined();
+    expect(costly && lineDfa(costly)).toBeUndefined();
   });
 
   it('reads a negated class with ignoreCase as JavaScript does: folded, then negated', () => {

@@ -28,6 +28,14 @@ export const dfaRow = { match: 0, unsure: 1, dead: 2, first: 3 } as const;
 
 /** A default bound on rows: 1 MiB of table as i32s. */
 const defaultMaxRows = 1024;
+/**
+ * A bound on the NFA states the construction visits (under 100 ms): a pattern that would take
+ * longer to build (thousands of states, dozens of byte classes) is left to the regex.
+ */
+const maxVisits = 1_000_000;
+
+/** Thrown past `maxVisits`. */
+class TooCostly extends Error {}
 
 /**
  * Builds the {@link LineDfa} of `nfa` by subset construction over the bytes' classes (bytes no
@@ -53,6 +61,7 @@ class SubsetConstruction {
   /** Stamps of the closure walk in progress, by NFA state. */
   readonly #seen: Int32Array;
   #stamp = 0;
+  #visits = 0;
 
   constructor(nfa: RegexNfa, maxRows: number) {
     this.#nfa = nfa;
@@ -61,6 +70,15 @@ class SubsetConstruction {
   }
 
   build(): LineDfa | undefined {
+    try {
+      return this.#build();
+    } catch (error) {
+      if (error instanceof TooCostly) return undefined;
+      throw error;
+    }
+  }
+
+  #build(): LineDfa | undefined {
     const nfa = this.#nfa;
     const atLineStart = this.#closure([nfa.start], true);
     if (atLineStart.match) return undefined;
@@ -137,6 +155,7 @@ class SubsetConstruction {
     let match = false;
     while (stack.length > 0) {
       const state = stack.pop() as number;
+      if (++this.#visits > maxVisits) throw new TooCostly();
       if (seen[state] === stamp) continue;
       seen[state] = stamp;
       const kind = kinds[state];
