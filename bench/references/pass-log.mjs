@@ -2,8 +2,15 @@
 // it measures is what a user's process would peak at: no tsx (its loader thread alone adds
 // ~60 MiB), nothing loaded but what the path loads. Plain JavaScript for the same reason.
 // With --lines it passes lines 2 to the end instead (a view of the spool, read in place).
-// Usage: node bench/references/pass-log.mjs <bytes> [--lines]; prints one JSON line.
+// With --floor it only writes what the producing tool yields to a temp file with writeSync,
+// nothing of spoolforge's in between: the peak that the tool's own fresh chunks and V8 cost
+// (dead chunks are freed by young-generation GCs, which external memory sets off only every
+// few tens of MiB).
+// Usage: node bench/references/pass-log.mjs <bytes> [--lines | --floor]; prints one JSON line.
 import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const mebibyte = 1024 * 1024;
 const rss = () => process.memoryUsage().rss;
@@ -77,6 +84,25 @@ const uploadLog = defineTool({
     return `uploaded ${readBytes} bytes`;
   },
 });
+if (process.argv.includes('--floor')) {
+  const directory = mkdtempSync(join(tmpdir(), 'pass-log-floor-'));
+  const file = openSync(join(directory, 'log'), 'w');
+  let position = 0;
+  try {
+    for await (const chunk of produceLog.handler({}, {})) {
+      position += writeSync(file, chunk, 0, chunk.length, position);
+      // As the spool's writer does: a turn of the event loop every 8 MiB.
+      if (position % (8 * mebibyte) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    closeSync(file);
+    rmSync(directory, { recursive: true, force: true });
+  }
+  clearInterval(sampler);
+  const peakRss = Math.max(peak, rss());
+  console.log(JSON.stringify({ written: position, rss: { atStart, afterImports, peak: peakRss } }));
+  process.exit(0);
+}
 const session = new ToolSession({ tools: [produceLog, uploadLog] });
 const first = session.dispatch();
 first.ack();
