@@ -6,7 +6,9 @@
 // nothing of spoolforge's in between: the peak that the tool's own fresh chunks and V8 cost
 // (dead chunks are freed by young-generation GCs, which external memory sets off only every
 // few tens of MiB).
-// Usage: node bench/references/pass-log.mjs <bytes> [--lines | --floor]; prints one JSON line.
+// With --reuse the tool refills one buffer instead of yielding a fresh one per MiB.
+// Usage: node bench/references/pass-log.mjs <bytes> [--lines | --floor] [--reuse]; prints one
+// JSON line.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,8 @@ const { artifactArgument, defineTool, ToolSession } = await import('../../dist/i
 const afterImports = rss();
 const size = Number(process.argv[2]);
 const linesOnly = process.argv.includes('--lines');
+const reuse = process.argv.includes('--reuse');
+const reused = Buffer.allocUnsafe(mebibyte);
 let peak = afterImports;
 const sampler = setInterval(() => {
   peak = Math.max(peak, rss());
@@ -49,7 +53,10 @@ const produceLog = defineTool({
   inputSchema: z.object({}),
   handler: async function* () {
     for (let written = 0; written < size; written += mebibyte) {
-      const chunk = Buffer.from(template.subarray(0, Math.min(mebibyte, size - written)));
+      const length = Math.min(mebibyte, size - written);
+      const chunk = reuse
+        ? reused.subarray(0, template.copy(reused, 0, 0, length))
+        : Buffer.from(template.subarray(0, length));
       chunk.write(
         String(written / mebibyte)
           .padStart(7, '0')
@@ -60,7 +67,8 @@ const produceLog = defineTool({
       else {
         if (held !== undefined) produced.update(held);
         produced.update(chunk.subarray(written === 0 ? firstLineBytes : 0, -1));
-        held = chunk.subarray(-1);
+        // A reused chunk is refilled: its last byte is copied.
+        held = reuse ? Buffer.from(chunk.subarray(-1)) : chunk.subarray(-1);
       }
       expectedBytes += chunk.length;
       yield chunk;
