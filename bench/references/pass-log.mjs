@@ -2,8 +2,17 @@
 // it measures is what a user's process would peak at: no tsx (its loader thread alone adds
 // ~60 MiB), nothing loaded but what the path loads. Plain JavaScript for the same reason.
 // With --lines it passes lines 2 to the end instead (a view of the spool, read in place).
-// Usage: node bench/references/pass-log.mjs <bytes> [--lines]; prints one JSON line.
+// With --floor it only writes what the producing tool yields to a temp file with writeSync,
+// nothing of spoolforge's in between: the peak that the tool's own fresh chunks and V8 cost
+// (dead chunks are freed by young-generation GCs, which external memory sets off only every
+// few tens of MiB).
+// With --reuse the tool refills one buffer instead of yielding a fresh one per MiB.
+// Usage: node bench/references/pass-log.mjs <bytes> [--lines | --floor] [--reuse]; prints one
+// JSON line.
 import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const mebibyte = 1024 * 1024;
 const rss = () => process.memoryUsage().rss;
@@ -14,6 +23,8 @@ const { artifactArgument, defineTool, ToolSession } = await import('../../dist/i
 const afterImports = rss();
 const size = Number(process.argv[2]);
 const linesOnly = process.argv.includes('--lines');
+const reuse = process.argv.includes('--reuse');
+const reused = Buffer.allocUnsafe(mebibyte);
 let peak = afterImports;
 const sampler = setInterval(() => {
   peak = Math.max(peak, rss());
@@ -42,7 +53,10 @@ const produceLog = defineTool({
   inputSchema: z.object({}),
   handler: async function* () {
     for (let written = 0; written < size; written += mebibyte) {
-      const chunk = Buffer.from(template.subarray(0, Math.min(mebibyte, size - written)));
+      const length = Math.min(mebibyte, size - written);
+      const chunk = reuse
+        ? reused.subarray(0, template.copy(reused, 0, 0, length))
+        : Buffer.from(template.subarray(0, length));
       chunk.write(
         String(written / mebibyte)
           .padStart(7, '0')
@@ -53,7 +67,8 @@ const produceLog = defineTool({
       else {
         if (held !== undefined) produced.update(held);
         produced.update(chunk.subarray(written === 0 ? firstLineBytes : 0, -1));
-        held = chunk.subarray(-1);
+        // A reused chunk is refilled: its last byte is copied.
+        held = reuse ? Buffer.from(chunk.subarray(-1)) : chunk.subarray(-1);
       }
       expectedBytes += chunk.length;
       yield chunk;
@@ -77,6 +92,25 @@ const uploadLog = defineTool({
     return `uploaded ${readBytes} bytes`;
   },
 });
+if (process.argv.includes('--floor')) {
+  const directory = mkdtempSync(join(tmpdir(), 'pass-log-floor-'));
+  const file = openSync(join(directory, 'log'), 'w');
+  let position = 0;
+  try {
+    for await (const chunk of produceLog.handler({}, {})) {
+      position += writeSync(file, chunk, 0, chunk.length, position);
+      // As the spool's writer does: a turn of the event loop every 8 MiB.
+      if (position % (8 * mebibyte) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    closeSync(file);
+    rmSync(directory, { recursive: true, force: true });
+  }
+  clearInterval(sampler);
+  const peakRss = Math.max(peak, rss());
+  console.log(JSON.stringify({ written: position, rss: { atStart, afterImports, peak: peakRss } }));
+  process.exit(0);
+}
 const session = new ToolSession({ tools: [produceLog, uploadLog] });
 const first = session.dispatch();
 first.ack();

@@ -1,4 +1,4 @@
-import { abortable } from '../shared/abortable.js';
+import { forEachChunk } from '../shared/for-each-chunk.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { SpoolWriter, type SpoolWriterOptions } from '../spool/spool-writer.js';
 import type { ArtifactKind } from './kinds/artifact-kind.js';
@@ -63,7 +63,7 @@ export async function spool(
     if (typeof source === 'string' || source instanceof Uint8Array) {
       await writer.write(source);
     } else {
-      for await (const chunk of abortable(source, signal)) await writer.write(chunk);
+      await forEachChunk(source, (chunk) => writer.write(chunk), signal ? { signal } : {});
     }
     await writer.end();
   } catch (error) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sniffBytes } from '../artifact/kinds/sniff-sample.js';
 import type { SpoolSource } from '../artifact/spool.js';
-import { abortable } from '../shared/abortable.js';
+import { forEachChunk } from '../shared/for-each-chunk.js';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { Utf8ChunkEncoder } from '../shared/utf8-chunk-encoder.js';
 import { LineIndex } from '../spool/line-index.js';
@@ -64,10 +64,14 @@ export async function ingestSource(
     await append(typeof source === 'string' ? Buffer.from(source) : source);
   } else {
     const encoder = new Utf8ChunkEncoder();
-    for await (const chunk of abortable(source, signal)) {
-      await append(typeof chunk === 'string' ? encoder.encode(chunk) : encoder.flush());
-      if (typeof chunk !== 'string') await append(chunk);
-    }
+    await forEachChunk(
+      source,
+      async (chunk) => {
+        await append(typeof chunk === 'string' ? encoder.encode(chunk) : encoder.flush());
+        if (typeof chunk !== 'string') await append(chunk);
+      },
+      signal ? { signal } : {},
+    );
     await append(encoder.flush());
   }
   return { lineIndex, sha256: hash.digest('hex'), head: head.subarray(0, headLength) };

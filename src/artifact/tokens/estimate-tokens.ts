@@ -130,8 +130,9 @@ async function countExact(
       tokenizer.clearCache();
       bytesSinceCacheReset = 0;
     }
-    // A copy, so the carry never pins a large joined buffer or a reader's storage.
-    const carry = bytes.slice(cut);
+    // A copy, so the carry never pins a large joined buffer or a reader's storage (a reader's
+    // chunk may be a Buffer, whose own slice() is a view of all of it).
+    const carry = Uint8Array.prototype.slice.call(bytes, cut);
     parts = carry.length > 0 ? [carry] : [];
     bufferedBytes = carry.length;
     searchedBytes = carry.length;
