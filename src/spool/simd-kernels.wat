@@ -188,38 +188,12 @@
   ;; The row the last `dfa` call stood at when it stopped.
   (global $row (export "row") (mut i32) (i32.const 0))
 
-  ;; The first position in [at, end) whose byte is in the set the 32 bytes at `classes`
-  ;; describe (or `end`): for each low nibble, the bits of the high nibbles 0-7 that make a
-  ;; member with it, then those bits by high nibble; bytes past 0x7f are members where
-  ;; `high` is -1. Sixteen bytes a step; the last few are left to the caller (returns them).
-  (func $skip (param $classes i32) (param $high i32) (param $at i32) (param $end i32) (result i32)
-    (local $low v128) (local $nibbles v128) (local $past v128) (local $bytes v128) (local $mask i32)
-    (local.set $low (v128.load offset=0 (local.get $classes)))
-    (local.set $nibbles (v128.load offset=16 (local.get $classes)))
-    (local.set $past (i8x16.splat (local.get $high)))
-    (block $done
-      (loop $lanes
-        (br_if $done (i32.gt_s (i32.add (local.get $at) (i32.const 16)) (local.get $end)))
-        (local.set $bytes (v128.load (local.get $at)))
-        (local.set $mask (i8x16.bitmask (v128.or
-          (i8x16.ne
-            (v128.and
-              (i8x16.swizzle (local.get $low) (v128.and (local.get $bytes) (i8x16.splat (i32.const 15))))
-              (i8x16.swizzle (local.get $nibbles) (i8x16.shr_u (local.get $bytes) (i32.const 4))))
-            (v128.const i64x2 0 0))
-          (v128.and (i8x16.lt_s (local.get $bytes) (v128.const i64x2 0 0)) (local.get $past)))))
-        (if (local.get $mask)
-          (then (return (i32.add (local.get $at) (i32.ctz (local.get $mask))))))
-        (local.set $at (i32.add (local.get $at) (i32.const 16)))
-        (br $lanes)))
-    (local.get $at))
-
   ;; Walks a line automaton over [start, end) from the row at address `row`, back to the row at
   ;; `lineStart` after each line. The rows are at `table`, 256 i32s each: for each byte, the
   ;; address of the next row. The first three rows end a line's walk: match, unsure (the regex
   ;; decides) and dead (no match in the rest of the line); the first row's entries are never
-  ;; read, and its first 32 bytes hold the bytes that leave the row at `idle` (see $skip; `idle`
-  ;; -1: none), which are skipped to 16 at a time. Each line a walk ends on with match or
+  ;; read, and its first 32 bytes hold the bytes that leave the row at `idle` (`idle` -1: none),
+  ;; which are skipped to 16 at a time. Each line a walk ends on with match or
   ;; unsure goes to `out` as three i32s: its start, 0 (match) or 1 (unsure), its end (its
   ;; `\n`, or `end`), up to `capacity` (at least 1) lines. A line running past `end` leaves the
   ;; walk dead, so a next call over the following bytes skips the rest of it.
@@ -229,7 +203,11 @@
     (param $table i32) (param $lineStart i32) (param $idle i32) (param $high i32) (param $row i32)
     (param $start i32) (param $end i32) (param $out i32) (param $capacity i32) (result i32)
     (local $at i32) (local $ordinary i32) (local $stop i32) (local $lineEnd i32) (local $found i32)
+    (local $low v128) (local $nibbles v128) (local $past v128) (local $bytes v128) (local $mask i32)
     (local.set $ordinary (i32.add (local.get $table) (i32.const 3072)))
+    (local.set $low (v128.load offset=0 (local.get $table)))
+    (local.set $nibbles (v128.load offset=16 (local.get $table)))
+    (local.set $past (i8x16.splat (local.get $high)))
     (local.set $stop (i32.sub (local.get $end) (i32.const 4)))
     (local.set $at (local.get $start))
     ;; a walk handed over dead: the line it was in ends first
@@ -248,10 +226,29 @@
         (block $ended
           (block $tail
             (loop $steps
-              ;; idle: on to the next byte that starts something
+              ;; idle: on to the next byte that starts something, 16 bytes a step: a byte is
+              ;; one where its low nibble's bits (first 16 bytes of the table) and its high
+              ;; nibble's bit (the next 16) meet, or past 0x7f where `high` is -1
               (if (i32.eq (local.get $row) (local.get $idle))
-                (then (local.set $at
-                  (call $skip (local.get $table) (local.get $high) (local.get $at) (local.get $end)))))
+                (then
+                  (block $started
+                    (loop $lanes
+                      (br_if $started (i32.gt_s (i32.add (local.get $at) (i32.const 16)) (local.get $end)))
+                      (local.set $bytes (v128.load (local.get $at)))
+                      (local.set $mask (i8x16.bitmask (v128.or
+                        (i8x16.ne
+                          (v128.and
+                            (i8x16.swizzle (local.get $low)
+                              (v128.and (local.get $bytes) (i8x16.splat (i32.const 15))))
+                            (i8x16.swizzle (local.get $nibbles) (i8x16.shr_u (local.get $bytes) (i32.const 4))))
+                          (v128.const i64x2 0 0))
+                        (v128.and (i8x16.lt_s (local.get $bytes) (v128.const i64x2 0 0)) (local.get $past)))))
+                      (if (local.get $mask)
+                        (then
+                          (local.set $at (i32.add (local.get $at) (i32.ctz (local.get $mask))))
+                          (br $started)))
+                      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+                      (br $lanes)))))
               ;; four bytes a step while four remain: the row is the only dependency between them
               (br_if $tail (i32.gt_s (local.get $at) (local.get $stop)))
               (local.set $row (i32.load (i32.add (local.get $row)
