@@ -5,8 +5,8 @@
  * `rg` and `rg --no-mmap`, checks every output against GNU grep's byte for byte, and prints and
  * writes a Markdown table with each case's ratio to the fastest peer and a summary.
  */
-import { rm, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   checkQuietMachine,
@@ -35,6 +35,7 @@ function readOptions() {
     only: { type: 'string' },
     stat: { type: 'string', default: 'median' },
     'ignore-load': { type: 'boolean', default: false },
+    'output-dir': { type: 'string' },
   });
   const { shape, only, stat } = options.values;
   if (shape !== 'all' && !(String(shape) in shapes)) {
@@ -53,6 +54,7 @@ function readOptions() {
     cases,
     statistic: stat as 'median' | 'min',
     ignoreLoad: options.values['ignore-load'] === true,
+    outputDir: options.values['output-dir'] as string | undefined,
   };
 }
 
@@ -69,6 +71,11 @@ async function main(): Promise<void> {
   const ripgrep = ripgrepVersion !== 'not installed';
   if (!ripgrep) console.error('\n!!! rg not installed: GNU grep is the only peer\n');
   const workDirectory = await privateDistCopy('spoolforge-grep-bench-');
+  // The printing cases write GBs: on a tmpfs, the disk's writeback of earlier runs' output
+  // no longer decides later runs' times.
+  const outputDirectory = options.outputDir
+    ? await mkdtemp(join(options.outputDir, 'spoolforge-grep-out-'))
+    : workDirectory;
   const results: CaseResult[] = [];
   const logs: Record<string, string> = {};
   try {
@@ -92,6 +99,7 @@ async function main(): Promise<void> {
             cliPath: join(workDirectory, 'dist', 'cli', 'main.js'),
             ripgrep,
             workDirectory,
+            outputDirectory,
             environment,
             gnuTimePath,
           }),
@@ -100,6 +108,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await rm(workDirectory, { recursive: true, force: true });
+    await rm(outputDirectory, { recursive: true, force: true });
   }
   const elapsedSeconds = (performance.now() - started) / 1000;
   const table = renderMarkdownTable(grepColumns, results);
@@ -110,6 +119,7 @@ async function main(): Promise<void> {
     `ratio: spoolforge over the fastest of GNU grep (-a, -F for fixed strings, else -E; LC_ALL=C), rg and rg --no-mmap that printed GNU grep's bytes; over ${times(ratioLimit)} is marked`,
     `versions: node ${process.version}; ${firstLine(['grep', '--version'])}; ${ripgrep ? ripgrepVersion : 'rg not installed'}`,
     gnuTimePath ? `peak RSS from ${gnuTimePath} -f %M` : 'peak RSS n/a: GNU time not found',
+    `output written under ${options.outputDir ?? tmpdir()}`,
     `worker threads: SPOOLFORGE_THREADS=${process.env.SPOOLFORGE_THREADS ?? 'unset (default)'}`,
     `load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()} on ${cpus().length} CPUs${loadWarning ? ' (--ignore-load: a busy machine)' : ''}`,
     `took ${elapsedSeconds.toFixed(0)} s`,

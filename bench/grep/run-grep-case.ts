@@ -68,7 +68,7 @@ export interface CaseResult {
  * @example
  * ```ts
  * const context: CaseRunContext = { runs: 3, statistic: 'median', logPath, cliPath, ripgrep: true,
- *   workDirectory, environment, gnuTimePath };
+ *   workDirectory, outputDirectory: workDirectory, environment, gnuTimePath };
  * ```
  */
 export interface CaseRunContext {
@@ -79,8 +79,10 @@ export interface CaseRunContext {
   cliPath: string;
   /** Whether `rg` is installed. */
   ripgrep: boolean;
-  /** Holds each tool's first output until it is compared. */
+  /** The bench's private directory. */
   workDirectory: string;
+  /** Holds each tool's first output until it is compared (`--output-dir`, or the work directory). */
+  outputDirectory: string;
   environment: NodeJS.ProcessEnv;
   gnuTimePath: string | undefined;
 }
@@ -136,8 +138,8 @@ export async function runGrepCase(
 ): Promise<CaseResult> {
   const name = caseName(grepCase);
   const commands = grepCommands(grepCase, context);
-  const outputs = commands.map((_, tool) => join(context.workDirectory, `${index}-${tool}.out`));
-  const scratchPath = join(context.workDirectory, 'scratch.out');
+  const outputs = commands.map((_, tool) => join(context.outputDirectory, `${index}-${tool}.out`));
+  const scratchPath = join(context.outputDirectory, 'scratch.out');
   const results: RunResult[][] = commands.map(() => []);
   for (let run = 0; run < context.runs; run++) {
     for (let step = 0; step < commands.length; step++) {
