@@ -141,9 +141,11 @@ export async function runGrepCase(
   const outputs = commands.map((_, tool) => join(context.outputDirectory, `${index}-${tool}.out`));
   const scratchPath = join(context.outputDirectory, 'scratch.out');
   const results: RunResult[][] = commands.map(() => []);
+  /** Each tool's first output against GNU grep's, compared as soon as it is written. */
+  const differences: (string | undefined)[] = commands.map(() => undefined);
   for (let run = 0; run < context.runs; run++) {
     for (let step = 0; step < commands.length; step++) {
-      const tool = (step + run + index) % commands.length;
+      const tool = toolAt(step, run, index, commands.length);
       const command = commands[tool] as CommandSpec & { tool: string };
       const result = await runCommand(command, {
         environment: context.environment,
@@ -156,6 +158,12 @@ export async function runGrepCase(
       process.stderr.write(
         `  ${grepCase.shape} / ${name} / ${command.tool}: ${result.seconds.toFixed(3)} s${problem ? ` FAILED ${problem}` : ''}\n`,
       );
+      // At most GNU grep's output and one other are kept: a printing case writes GBs a tool,
+      // and a tmpfs full of them squeezes the logs out of the page cache.
+      if (run === 0 && tool > 0) {
+        differences[tool] = await compareFiles(outputs[0] as string, outputs[tool] as string);
+        await rm(outputs[tool] as string, { force: true });
+      } else if (run > 0) await rm(scratchPath, { force: true });
     }
   }
   const reference = results[0]?.[0];
@@ -181,7 +189,7 @@ export async function runGrepCase(
       row.check = 'FAILED';
       row.detail = 'GNU grep failed: no output to compare with';
     } else if (tool > 0 && reference !== undefined) {
-      const difference = await compareFiles(outputs[0] as string, outputs[tool] as string);
+      const difference = differences[tool];
       if (difference !== undefined) row.detail = difference;
       else if (runs[0]?.exitCode !== reference.exitCode) {
         row.detail = `exit status ${runs[0]?.exitCode}, GNU grep's ${reference.exitCode}`;
@@ -193,6 +201,16 @@ export async function runGrepCase(
   const hits = await describeHits(grepCase, outputs[0] as string);
   await Promise.all([...outputs, scratchPath].map((path) => rm(path, { force: true })));
   return { name, shape: grepCase.shape, hits, tools, ...ratios(tools) };
+}
+
+/**
+ * Which tool runs at `step` of `run`: GNU grep first in the first run, so each other tool's
+ * output can be compared with its output at once; the order rotated from run to run and case
+ * to case, so no tool always follows the same one.
+ */
+function toolAt(step: number, run: number, index: number, tools: number): number {
+  if (run > 0) return (step + run + index) % tools;
+  return step === 0 ? 0 : 1 + ((step - 1 + index) % (tools - 1));
 }
 
 /** What GNU grep found: its count for `-c`, else how many lines it printed. */
