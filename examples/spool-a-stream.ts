@@ -21,9 +21,13 @@ console.log(
 const warnings = await artifact.grep('warning:', { ignoreCase: true });
 console.log('warnings:', warnings.lines);
 console.log('lines 100-102:', await artifact.cat(100, 103));
+// A nested quantifier is walked by the line automaton: no pattern it takes can backtrack.
+const nested = await artifact.grep('(a+)+$');
+console.log('(a+)+$ at once:', nested.matchCount, 'lines');
+// `\b` keeps a regex from the automaton: it runs in a worker, under the timeout.
 let timedOut: unknown;
 try {
-  await artifact.grep('(a+)+$', { timeout: 50 });
+  await artifact.grep('(\\w+\\s?)+\\b!', { timeout: 50 });
 } catch (error) {
   timedOut = error;
   console.log('a pathological regex fails cleanly:', (error as Error).message.slice(0, 60));
@@ -36,4 +40,5 @@ assert.deepEqual(
   [12_345],
 );
 assert.equal((await artifact.cat(100, 101))[0]?.text, '[step 100] compiling module 3');
+assert.equal(nested.matchCount, 0);
 assert.ok(SpoolforgeError.isInstance(timedOut) && timedOut.code === 'E_REGEX_TIMEOUT');
