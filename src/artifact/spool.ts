@@ -63,7 +63,7 @@ export async function spool(
     if (typeof source === 'string' || source instanceof Uint8Array) {
       await writer.write(source);
     } else {
-      await forEachChunk(source, (chunk) => writer.write(chunk), signal ? { signal } : {});
+      await forEachChunk(source, (chunk) => writer.write(chunk), { signal });
     }
     await writer.end();
   } catch (error) {

@@ -21,7 +21,7 @@ import { throwIfAborted } from './spoolforge-error.js';
 export function forEachChunk<T>(
   source: AsyncIterable<T>,
   consume: (chunk: T) => Promise<void> | void,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<void> {
   const { signal } = options;
   const iterator = source[Symbol.asyncIterator]();

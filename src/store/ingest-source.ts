@@ -70,7 +70,7 @@ export async function ingestSource(
         await append(typeof chunk === 'string' ? encoder.encode(chunk) : encoder.flush());
         if (typeof chunk !== 'string') await append(chunk);
       },
-      signal ? { signal } : {},
+      { signal },
     );
     await append(encoder.flush());
   }
