@@ -4,6 +4,7 @@ import type { GrepScanOptions } from './grep-scan-options.js';
 import { GrepSelection } from './grep-selection.js';
 import type { GrepSink } from './grep-sink.js';
 import type { OnlyMatching } from './only-matching.js';
+import { selectedText } from './selected-text.js';
 
 /**
  * What a {@link grepScan} has selected so far and how it goes through a block: the way its
@@ -61,10 +62,7 @@ export class GrepScanState extends GrepSelection {
    */
   apply(block: Uint8Array, answer: ArrayLike<number> | number): boolean {
     if (typeof answer === 'number') {
-      if (!this.#invert) return this.add(answer);
-      // Every line but the matching ones; a last line without `\n` is a line too.
-      const lines = countNewlines(block) + (block.length > 0 && block.at(-1) !== newline ? 1 : 0);
-      return this.add(lines - answer);
+      return this.add(this.#invert ? linesIn(block) - answer : answer);
     }
     return this[this.#mode](block, answer);
   }
@@ -78,6 +76,13 @@ export class GrepScanState extends GrepSelection {
     const sink = this.sink;
     // Counting: nothing about a line but that it matched.
     if (!sink) return this.add(starts.length);
+    if (sink.text && !this.onlyMatching && this.matchCount + starts.length < this.maxCount) {
+      const text = selectedText(block, starts, false);
+      if (text) {
+        this.matchCount += starts.length;
+        return this.text(text, 0, text.length, starts.length);
+      }
+    }
     let runStart = 0;
     let runEnd = 0;
     let runLines = 0;
@@ -171,6 +176,11 @@ export class GrepScanState extends GrepSelection {
    * a sink that takes whole runs of lines, hands each run over at once.
    */
   runs(block: Uint8Array, starts: ArrayLike<number>): boolean {
+    const text = this.sink ? selectedText(block, starts, true) : block.subarray(0, 0);
+    if (text) {
+      const lines = linesIn(block) - starts.length;
+      return this.add(lines) && this.text(text, 0, text.length, lines);
+    }
     let position = 0;
     for (let index = 0; index <= starts.length; index++) {
       const matchStart = index < starts.length ? (starts[index] as number) : block.length;
@@ -218,4 +228,9 @@ export class GrepScanState extends GrepSelection {
     this.keepPending();
     return true;
   }
+}
+
+/** The lines of a block: its `\n`s, and a last line without one. */
+function linesIn(block: Uint8Array): number {
+  return countNewlines(block) + (block.length > 0 && block.at(-1) !== newline ? 1 : 0);
 }

@@ -58,7 +58,10 @@ export class BytesLineMatcher implements LineMatcher {
     this.#needle = needle;
   }
 
-  matchingLines(block: Uint8Array): number[] {
+  matchingLines(block: Uint8Array): ArrayLike<number> {
+    // Straight from the SIMD kernel's output where it searches the block: no call per line.
+    const simd = this.#simdFor(block);
+    if (simd) return this.#noteDensity(block, simd.lineStarts(block) as Int32Array);
     const starts: number[] = [];
     this.visitLines(block, (lineStart) => {
       starts.push(lineStart);
@@ -92,22 +95,39 @@ export class BytesLineMatcher implements LineMatcher {
     const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
     const needle = this.#needle;
     if (needle.length === 0) return searchLines(bytes, needle, 0, visit);
+    const simd = this.#simdFor(block);
+    const count = simd
+      ? ((visit ? simd.visitLines(block, visit) : simd.countLines(block)) as number)
+      : this.#anchoredLines(bytes, visit);
+    return this.#noteDensity(block, count);
+  }
+
+  /**
+   * The SIMD search where it should search `block`, else `undefined` (the anchor byte's search).
+   * Dense matches cost a few byte searches each there; the SIMD kernel finds them in one pass
+   * (1 MiB blocks in its memory, a matching line per KiB: 1.2-1.6x faster). Sparse ones it
+   * loses to a byte search for the anchor (2.5x slower), so the last block's density decides.
+   * So does an anchor byte that proved common: the pair of bytes filters where one cannot.
+   */
+  #simdFor(block: Uint8Array): SimdLiteralSearch | undefined {
+    const needle = this.#needle;
+    if (needle.length === 0) return undefined;
     if (this.#anchor === -1) {
+      const bytes = Buffer.from(block.buffer, block.byteOffset, block.length);
       this.#anchor = needleAnchor(needle, bytes);
       this.#anchorByte = needle[this.#anchor] as number;
       this.#simd = SimdLiteralSearch.create(needle, pairAnchor(needle, bytes));
     }
-    // Dense matches cost a few byte searches each here; the SIMD kernel finds them in one pass
-    // (1 MiB blocks in its memory, a matching line per KiB: 1.2-1.6x faster). Sparse ones it
-    // loses to a byte search for the anchor (2.5x slower), so the last block's density decides.
-    // So does an anchor byte that proved common: the pair of bytes filters where one cannot.
-    const simd =
-      (this.#dense || this.#commonAnchor) && this.#simd?.inPlace(block) ? this.#simd : undefined;
-    const count = simd
-      ? ((visit ? simd.visitLines(block, visit) : simd.countLines(block)) as number)
-      : this.#anchoredLines(bytes, visit);
+    return (this.#dense || this.#commonAnchor) && this.#simd?.inPlace(block)
+      ? this.#simd
+      : undefined;
+  }
+
+  /** Notes whether `block` held a matching line per 4 KiB or more; returns what it found. */
+  #noteDensity<Found extends number | Int32Array>(block: Uint8Array, found: Found): Found {
+    const count = typeof found === 'number' ? found : found.length;
     this.#dense = count > block.length >> 12;
-    return count;
+    return found;
   }
 
   /** {@link visitLines} with candidates from a byte search for the anchor. */

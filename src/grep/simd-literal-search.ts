@@ -85,6 +85,31 @@ export class SimdLiteralSearch {
     return found.length / 3;
   }
 
+  /**
+   * The starts of the lines of `block` holding the needle, ascending, or `undefined` where the
+   * block is out of reach: {@link visitLines} without a call per line.
+   */
+  lineStarts(block: Uint8Array): Int32Array | undefined {
+    const start = this.#place(block);
+    if (start === undefined) return undefined;
+    const end = start + block.length;
+    const { words } = this.#kernels;
+    let starts = new Int32Array(256);
+    let count = 0;
+    for (let from = start; from < end; from = this.#kernels.resume.value) {
+      const lines = this.#search(from, end, searchOut.lines);
+      if (count + lines > starts.length) {
+        const grown = new Int32Array(Math.max(count + lines, starts.length * 2));
+        grown.set(starts.subarray(0, count));
+        starts = grown;
+      }
+      const first = searchOut.offset >> 2;
+      for (let line = 0; line < lines; line++)
+        starts[count++] = (words[first + 3 * line] as number) - start;
+    }
+    return starts.subarray(0, count);
+  }
+
   /** Whether `block` lies in the kernels' memory (a scan's read), searched without a copy. */
   inPlace(block: Uint8Array): boolean {
     return block.buffer === this.#kernels.memory;

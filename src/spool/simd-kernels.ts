@@ -21,6 +21,13 @@ export const poolBufferBytes = 1024 * 1024;
 export const searchWindow = { offset: poolStart + poolBuffers * poolBufferBytes, length: 1 << 20 };
 /** Last, the rows of the line automaton a `dfa` call walks (1,024 rows of 256 i32s). */
 export const dfaTable = { offset: searchWindow.offset + searchWindow.length, length: 1 << 20 };
+/** Then the starts of a block's matching lines a `select` call reads, and where it copies the text. */
+export const selectStarts = { offset: dfaTable.offset + dfaTable.length, entries: 64 * 1024 };
+export const selectOut = {
+  offset: selectStarts.offset + selectStarts.entries * 4,
+  // A pool buffer's lines, a `\n` added to the last, and the 15 bytes a 16-byte copy writes past.
+  length: poolBufferBytes + pageBytes,
+};
 
 /** The kernels of src/spool/simd-kernels.wat over their one memory. */
 export interface SimdKernels {
@@ -50,7 +57,20 @@ export interface SimdKernels {
     out: number,
     capacity: number,
   ) => number;
-  /** Where the last `search` or `dfa` call stopped. */
+  /**
+   * Copies the text grep prints of a block's lines to `dst`: its matching lines, or with
+   * `invert` the others; see the `select` function of the `.wat`. Returns where the copy ends.
+   */
+  select: (
+    starts: number,
+    count: number,
+    from: number,
+    end: number,
+    invert: number,
+    tail: number,
+    dst: number,
+  ) => number;
+  /** Where the last `search`, `dfa` or `select` call stopped. */
   resume: { value: number };
   /** The automaton's row where the last `dfa` call stopped. */
   row: { value: number };
@@ -60,7 +80,10 @@ export interface SimdKernels {
   bytes: Buffer;
   /** The memory as i32s, for the lines a search found. */
   words: Int32Array;
-  /** Whether the memory was grown past the window pages: without, no pool, search window or automaton. */
+  /**
+   * Whether the memory was grown past the window pages: without, no pool, search window,
+   * automaton or selection.
+   */
   grown: boolean;
 }
 
@@ -76,7 +99,7 @@ function compileKernels(): SimdKernels | null {
     // Pages no scan reads into are never touched, so they take address space, not memory.
     let grown = true;
     try {
-      memory.grow((dfaTable.offset + dfaTable.length - poolStart) / pageBytes);
+      memory.grow((selectOut.offset + selectOut.length - poolStart) / pageBytes);
     } catch {
       grown = false; // no address space to spare: bytes are copied into the window, as before
     }
@@ -85,6 +108,7 @@ function compileKernels(): SimdKernels | null {
       count: exports.count as SimdKernels['count'],
       search: exports.search as SimdKernels['search'],
       dfa: exports.dfa as SimdKernels['dfa'],
+      select: exports.select as SimdKernels['select'],
       resume: exports.resume as SimdKernels['resume'],
       row: exports.row as SimdKernels['row'],
       memory: buffer,

@@ -71,6 +71,55 @@
         (br $bytes)))
     (local.get $at))
 
+  ;; Copies [from, to) to `dst` 16 bytes at a time (up to 15 bytes past both are read or
+  ;; written: the memory goes on past every block, and `dst` is written in order), then a `\n`
+  ;; where the bytes end without one; returns where the copy ends.
+  (func $copyLine (param $dst i32) (param $from i32) (param $to i32) (result i32)
+    (local $at i32) (local $length i32)
+    (local.set $length (i32.sub (local.get $to) (local.get $from)))
+    (if (i32.le_s (local.get $length) (i32.const 0)) (then (return (local.get $dst))))
+    (block $copied
+      (loop $lanes
+        (br_if $copied (i32.ge_u (local.get $at) (local.get $length)))
+        (v128.store (i32.add (local.get $dst) (local.get $at))
+          (v128.load (i32.add (local.get $from) (local.get $at))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $lanes)))
+    (local.set $dst (i32.add (local.get $dst) (local.get $length)))
+    (if (i32.ne (i32.load8_u (i32.sub (local.get $to) (i32.const 1))) (i32.const 10))
+      (then
+        (i32.store8 (local.get $dst) (i32.const 10))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 1)))))
+    (local.get $dst))
+
+  ;; The text grep prints of a block's lines [from, end), given the starts of its matching
+  ;; lines (`count` ascending addresses at `starts`, from `from` on): the matching lines
+  ;; (`invert` 0) or the lines between them (`invert` 1), each with its `\n` (added to a last
+  ;; line without one), copied to `dst` in order. With `invert` and `tail` 1 (the last starts of
+  ;; a block), the lines after the last matching one too. Returns where the copy ends; $resume:
+  ;; just past the last matching line, the `from` of a next call on the same block.
+  (func (export "select")
+    (param $starts i32) (param $count i32) (param $from i32) (param $end i32)
+    (param $invert i32) (param $tail i32) (param $dst i32) (result i32)
+    (local $line i32) (local $next i32) (local $stop i32)
+    (local.set $stop (i32.add (local.get $starts) (i32.shl (local.get $count) (i32.const 2))))
+    (block $done
+      (loop $lines
+        (br_if $done (i32.ge_u (local.get $starts) (local.get $stop)))
+        (local.set $line (i32.load (local.get $starts)))
+        (local.set $next (i32.add (call $lineEnd (local.get $line) (local.get $end)) (i32.const 1)))
+        (if (i32.gt_u (local.get $next) (local.get $end)) (then (local.set $next (local.get $end))))
+        (local.set $dst (if (result i32) (local.get $invert)
+          (then (call $copyLine (local.get $dst) (local.get $from) (local.get $line)))
+          (else (call $copyLine (local.get $dst) (local.get $line) (local.get $next)))))
+        (local.set $from (local.get $next))
+        (local.set $starts (i32.add (local.get $starts) (i32.const 4)))
+        (br $lines)))
+    (if (i32.and (local.get $invert) (local.get $tail))
+      (then (local.set $dst (call $copyLine (local.get $dst) (local.get $from) (local.get $end)))))
+    (global.set $resume (local.get $from))
+    (local.get $dst))
+
   ;; 0x20 where `fold` is set and `byte` is a lower-case ASCII letter, else 0: OR-ed into a
   ;; byte of the text, it makes an upper-case letter lower-case and changes nothing else that
   ;; could then equal `byte`.
@@ -80,20 +129,33 @@
         (i32.lt_u (i32.sub (local.get $byte) (i32.const 0x61)) (i32.const 26)))))
 
   ;; Whether the `length` bytes at `needle` occur at `at`; with `fold` (a needle in lower case),
-  ;; an ASCII letter matches in either case.
+  ;; an ASCII letter matches in either case. 16 bytes a step, the text's bytes facing a
+  ;; lower-case letter of the needle given their case bit first (up to 15 bytes past the needle
+  ;; and past `at + length` are read, and ignored: both lie inside the memory).
   (func $matchesAt (param $needle i32) (param $length i32) (param $at i32) (param $fold i32) (result i32)
-    (local $index i32) (local $expected i32)
+    (local $index i32) (local $expected v128) (local $wanted i32)
     (block $differs
-      (loop $bytes
-        (if (i32.ge_u (local.get $index) (local.get $length)) (then (return (i32.const 1))))
-        (local.set $expected (i32.load8_u (i32.add (local.get $needle) (local.get $index))))
-        (br_if $differs (i32.ne
-          (i32.or
-            (i32.load8_u (i32.add (local.get $at) (local.get $index)))
-            (call $caseBit (local.get $fold) (local.get $expected)))
-          (local.get $expected)))
-        (local.set $index (i32.add (local.get $index) (i32.const 1)))
-        (br $bytes)))
+      (loop $lanes
+        (if (i32.ge_s (local.get $index) (local.get $length)) (then (return (i32.const 1))))
+        (local.set $expected (v128.load (i32.add (local.get $needle) (local.get $index))))
+        (local.set $wanted
+          (if (result i32) (i32.ge_s (i32.sub (local.get $length) (local.get $index)) (i32.const 16))
+            (then (i32.const 0xffff))
+            (else (i32.sub
+              (i32.shl (i32.const 1) (i32.sub (local.get $length) (local.get $index)))
+              (i32.const 1)))))
+        (br_if $differs (i32.ne (local.get $wanted) (i32.and (local.get $wanted) (i8x16.bitmask
+          (i8x16.eq
+            (v128.or
+              (v128.load (i32.add (local.get $at) (local.get $index)))
+              (v128.and
+                (v128.and
+                  (i8x16.ge_u (local.get $expected) (i8x16.splat (i32.const 0x61)))
+                  (i8x16.le_u (local.get $expected) (i8x16.splat (i32.const 0x7a))))
+                (i8x16.splat (i32.mul (local.get $fold) (i32.const 0x20)))))
+            (local.get $expected))))))
+        (local.set $index (i32.add (local.get $index) (i32.const 16)))
+        (br $lanes)))
     (i32.const 0))
 
   ;; Finds the lines of [start, end) holding the `length` (>= 1) bytes at `needle`, in order.
