@@ -1,13 +1,14 @@
 /**
- * A regex's syntax as the line automaton takes it: byte sets (ASCII members only; `nonAscii`
- * where the item may also match a non-ASCII character), sequences, alternatives, repeats and
- * the line's edges.
+ * A regex's syntax as the grep engine takes it: byte sets (ASCII members only; `nonAscii`
+ * where the item may also match a non-ASCII character: `.`, a negated class, `\s`, `\D`,
+ * `\W`, `\S`), sequences, alternatives, repeats (`lazy` for `+?` and the like, which only a
+ * match's extent tells apart) and the line's edges.
  */
 export type RegexNode =
   | { type: 'set'; set: Uint8Array; nonAscii: boolean }
   | { type: 'sequence'; items: RegexNode[] }
   | { type: 'either'; options: RegexNode[] }
-  | { type: 'repeat'; item: RegexNode; min: number; max: number }
+  | { type: 'repeat'; item: RegexNode; min: number; max: number; lazy: boolean }
   | { type: 'edge'; at: 'start' | 'end' };
 
 const digits = '0123456789';
@@ -23,7 +24,7 @@ class Unsupported extends Error {}
  * The syntax tree of `source`, a JavaScript regex without the `u` flag, with ASCII letters
  * folded into both cases for `ignoreCase`; `undefined` for a regex it does not take:
  * non-ASCII characters, lookarounds, backreferences, `\b`, `\n`, escapes other than `\d \D
- * \w \W \s \S \t \r \f \v \xHH` and punctuation. `.` is flag `s`'s: any character.
+ * \w \W \s \S \t \r \f \v \xHH`, punctuation and space. `.` is flag `s`'s: any character.
  *
  * @example
  * ```ts
@@ -140,7 +141,7 @@ class Parser {
       this.#at += 2;
       return { set: byteSet(code), nonAscii: false };
     }
-    if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(escaped)) {
+    if (/^[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(escaped)) {
       return { set: bytesOf(escaped), nonAscii: false };
     }
     throw new Unsupported();
@@ -210,8 +211,9 @@ class Parser {
       this.#at += braces[0].length;
     } else return atom;
     if (atom.type === 'edge') throw new Unsupported();
-    if (source[this.#at] === '?') this.#at++; // lazy: the same lines match
-    return { type: 'repeat', item: atom, min, max };
+    const lazy = source[this.#at] === '?';
+    if (lazy) this.#at++;
+    return { type: 'repeat', item: atom, min, max, lazy };
   }
 }
 
