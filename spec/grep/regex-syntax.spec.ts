@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type ClassItem, classSequence } from '../../src/grep/class-sequence.js';
 import { compileMatcher } from '../../src/grep/compile-matcher.js';
 import { parseRegex } from '../../src/grep/regex-syntax.js';
+import { referenceMatchingLines } from '../helpers/reference-lines.js';
 
 /** Items as text: a one-byte item as its byte, a class as `[members]`, then `{min,max}` and `?` for lazy. */
 function shape(items: readonly ClassItem[] | undefined): string | undefined {
@@ -79,6 +80,9 @@ describe('parseRegex and classSequence', () => {
     ['[a-z]+ERROR', true, true, '[26]{1,}ERROR', 'PrefilteredLineMatcher'],
     ['', false, true, undefined, 'BytesLineMatcher'],
     ['abc{2,1}', false, false, undefined, 'E_REGEX_INVALID'],
+    // A count of five digits or more is a quantifier, not a literal `{`.
+    ['abca{12345}', false, false, undefined, 'PrefilteredLineMatcher'],
+    ['abca{00002}x', false, true, 'abca{2,2}x', 'ClassSequenceLineMatcher'],
   ])(
     '%j (ignoreCase %j): parsed %j, items %j, matched by %s',
     async (pattern, ignoreCase, parsed, items, kind) => {
@@ -87,4 +91,16 @@ describe('parseRegex and classSequence', () => {
       expect(await matcherKind(pattern, ignoreCase)).toBe(kind);
     },
   );
+
+  it('reads a count of any digits as JavaScript does', async () => {
+    const bytes = Buffer.from(
+      `abca{12345}\nabc${'a'.repeat(12_345)}\n1a{12345}\nabcaax\nabca{00002}x\n`,
+    );
+    for (const pattern of ['abca{12345}', '\\da{12345}', 'abca{00002}x', 'abca{2,10000}']) {
+      const matcher = compileMatcher(pattern, { inThread: true });
+      const expected = referenceMatchingLines(new RegExp(pattern, 's'), bytes);
+      expect(Array.from(await matcher.matchingLines(bytes)), pattern).toEqual(expected);
+      await matcher.dispose();
+    }
+  });
 });

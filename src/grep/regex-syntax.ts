@@ -16,6 +16,10 @@ const wordCharacters = `${digits}ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 /** JavaScript's `\s` in ASCII; it also holds non-ASCII spaces. */
 const spaces = ' \t\n\v\f\r';
 const controlEscapes: Record<string, number> = { t: 9, r: 13, f: 12, v: 11 };
+/** `{n}`, `{n,}` or `{n,m}`, a quantifier whatever its digits; any other `{` is itself. */
+const countedQuantifier = /^\{(\d+)(,(\d*))?\}/;
+/** Counts past this are left to the regex: no automaton or walk is built for them. */
+const maxCount = 9999;
 
 /** Thrown inside the parser for anything it does not take; `parseRegex` answers `undefined`. */
 class Unsupported extends Error {}
@@ -104,7 +108,7 @@ class Parser {
       return this.#set(escaped.set, escaped.nonAscii);
     }
     if ('*+?)'.includes(character)) throw new Unsupported();
-    if (character === '{' && /^\d{1,4}(,\d{0,4})?\}/.test(source.slice(this.#at))) {
+    if (character === '{' && countedQuantifier.test(source.slice(this.#at - 1))) {
       throw new Unsupported(); // a quantifier with nothing to repeat
     }
     // A `{` that starts no quantifier, a `}` and a `]` are themselves without the `u` flag.
@@ -202,12 +206,12 @@ class Parser {
       max = character === '?' ? 1 : Number.POSITIVE_INFINITY;
       this.#at++;
     } else if (character === '{') {
-      const braces = /^\{(\d{1,4})(,(\d{0,4}))?\}/.exec(source.slice(this.#at));
+      const braces = countedQuantifier.exec(source.slice(this.#at));
       if (!braces) return atom;
       min = Number(braces[1]);
       max =
         braces[2] === undefined ? min : braces[3] ? Number(braces[3]) : Number.POSITIVE_INFINITY;
-      if (max < min) throw new Unsupported();
+      if (max < min || min > maxCount || (braces[3] && max > maxCount)) throw new Unsupported();
       this.#at += braces[0].length;
     } else return atom;
     if (atom.type === 'edge') throw new Unsupported();
