@@ -58,6 +58,8 @@ describe('classSequence', () => {
 });
 
 describe('ClassSequenceLineMatcher', () => {
+  // Escapes of ASCII bytes, an empty class and an escaped `-` in a class, read as JavaScript does.
+  const spellings = ['aab\\r', 'ab\\x2e\\d', 'aab\\t?b', 'aab[]a]?', 'aab[a\\-b]'];
   const patterns = [
     'aab[0-9]{2}c',
     'aab+a\\d*bba',
@@ -71,6 +73,7 @@ describe('ClassSequenceLineMatcher', () => {
     '\\d+aba\\d',
     'ab?aab',
     'bab[\\d.]{3}',
+    ...spellings,
   ];
   // Bytes that are ASCII letters and classes' members, plus non-ASCII, invalid UTF-8 and CR.
   const alphabet = [...Buffer.from('aabbab0123 ._-\r\n\n'), 0xc3, 0xa9, 0xff, 0x80, 0xe2];
@@ -113,6 +116,7 @@ describe('ClassSequenceLineMatcher', () => {
       'ab-\\w{2,4}?',
       'aba[0-9]?',
       'bb\\.ab[ab]{2}',
+      ...spellings,
     ];
     const next = seededRandom(31);
     const telling = new Set<string>();

@@ -1,13 +1,14 @@
 /**
- * A regex's syntax as the line automaton takes it: byte sets (ASCII members only; `nonAscii`
- * where the item may also match a non-ASCII character), sequences, alternatives, repeats and
- * the line's edges.
+ * A regex's syntax as the grep engine takes it: byte sets (ASCII members only; `nonAscii`
+ * where the item may also match a non-ASCII character: `.`, a negated class, `\s`, `\D`,
+ * `\W`, `\S`), sequences, alternatives, repeats (`lazy` for `+?` and the like, which only a
+ * match's extent tells apart) and the line's edges.
  */
 export type RegexNode =
   | { type: 'set'; set: Uint8Array; nonAscii: boolean }
   | { type: 'sequence'; items: RegexNode[] }
   | { type: 'either'; options: RegexNode[] }
-  | { type: 'repeat'; item: RegexNode; min: number; max: number }
+  | { type: 'repeat'; item: RegexNode; min: number; max: number; lazy: boolean }
   | { type: 'edge'; at: 'start' | 'end' };
 
 const digits = '0123456789';
@@ -15,6 +16,10 @@ const wordCharacters = `${digits}ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 /** JavaScript's `\s` in ASCII; it also holds non-ASCII spaces. */
 const spaces = ' \t\n\v\f\r';
 const controlEscapes: Record<string, number> = { t: 9, r: 13, f: 12, v: 11 };
+/** `{n}`, `{n,}` or `{n,m}`, a quantifier whatever its digits; any other `{` is itself. */
+const countedQuantifier = /^\{(\d+)(,(\d*))?\}/;
+/** Counts past this are left to the regex: no automaton or walk is built for them. */
+const maxCount = 9999;
 
 /** Thrown inside the parser for anything it does not take; `parseRegex` answers `undefined`. */
 class Unsupported extends Error {}
@@ -23,7 +28,7 @@ class Unsupported extends Error {}
  * The syntax tree of `source`, a JavaScript regex without the `u` flag, with ASCII letters
  * folded into both cases for `ignoreCase`; `undefined` for a regex it does not take:
  * non-ASCII characters, lookarounds, backreferences, `\b`, `\n`, escapes other than `\d \D
- * \w \W \s \S \t \r \f \v \xHH` and punctuation. `.` is flag `s`'s: any character.
+ * \w \W \s \S \t \r \f \v \xHH`, punctuation and space. `.` is flag `s`'s: any character.
  *
  * @example
  * ```ts
@@ -103,7 +108,7 @@ class Parser {
       return this.#set(escaped.set, escaped.nonAscii);
     }
     if ('*+?)'.includes(character)) throw new Unsupported();
-    if (character === '{' && /^\d{1,4}(,\d{0,4})?\}/.test(source.slice(this.#at))) {
+    if (character === '{' && countedQuantifier.test(source.slice(this.#at - 1))) {
       throw new Unsupported(); // a quantifier with nothing to repeat
     }
     // A `{` that starts no quantifier, a `}` and a `]` are themselves without the `u` flag.
@@ -140,7 +145,7 @@ class Parser {
       this.#at += 2;
       return { set: byteSet(code), nonAscii: false };
     }
-    if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(escaped)) {
+    if (/^[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(escaped)) {
       return { set: bytesOf(escaped), nonAscii: false };
     }
     throw new Unsupported();
@@ -201,17 +206,18 @@ class Parser {
       max = character === '?' ? 1 : Number.POSITIVE_INFINITY;
       this.#at++;
     } else if (character === '{') {
-      const braces = /^\{(\d{1,4})(,(\d{0,4}))?\}/.exec(source.slice(this.#at));
+      const braces = countedQuantifier.exec(source.slice(this.#at));
       if (!braces) return atom;
       min = Number(braces[1]);
       max =
         braces[2] === undefined ? min : braces[3] ? Number(braces[3]) : Number.POSITIVE_INFINITY;
-      if (max < min) throw new Unsupported();
+      if (max < min || min > maxCount || (braces[3] && max > maxCount)) throw new Unsupported();
       this.#at += braces[0].length;
     } else return atom;
     if (atom.type === 'edge') throw new Unsupported();
-    if (source[this.#at] === '?') this.#at++; // lazy: the same lines match
-    return { type: 'repeat', item: atom, min, max };
+    const lazy = source[this.#at] === '?';
+    if (lazy) this.#at++;
+    return { type: 'repeat', item: atom, min, max, lazy };
   }
 }
 
