@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     `ratio: spoolforge over the fastest of GNU grep (-a, -F for fixed strings, else -E; LC_ALL=C), rg and rg --no-mmap that printed GNU grep's bytes; over ${times(ratioLimit)} is marked`,
     `versions: node ${process.version}; ${firstLine(['grep', '--version'])}; ${ripgrep ? ripgrepVersion : 'rg not installed'}`,
     gnuTimePath ? `peak RSS from ${gnuTimePath} -f %M` : 'peak RSS n/a: GNU time not found',
-    `output written under ${options.outputDir ?? tmpdir()}`,
+    `output written under ${options.outputDir ?? tmpdir()}: the first run's to a new file, compared; later runs' over a copy of GNU grep's output, in place`,
     `worker threads: SPOOLFORGE_THREADS=${process.env.SPOOLFORGE_THREADS ?? 'unset (default)'}`,
     `load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()} on ${cpus().length} CPUs${loadWarning ? ' (--ignore-load: a busy machine)' : ''}`,
     `took ${elapsedSeconds.toFixed(0)} s`,

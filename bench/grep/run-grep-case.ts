@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CommandSpec,
@@ -144,6 +144,11 @@ export async function runGrepCase(
   /** Each tool's first output against GNU grep's, compared as soon as it is written. */
   const differences: (string | undefined)[] = commands.map(() => undefined);
   for (let run = 0; run < context.runs; run++) {
+    // Later runs write over a copy of GNU grep's output: see `RunOptions.overwrite`. The first
+    // runs' outputs, compared, are written as a file is, from nothing.
+    if (run === 1) {
+      await copyFile(outputs[0] as string, scratchPath).catch(() => writeFile(scratchPath, ''));
+    }
     for (let step = 0; step < commands.length; step++) {
       const tool = toolAt(step, run, index, commands.length);
       const command = commands[tool] as CommandSpec & { tool: string };
@@ -151,6 +156,7 @@ export async function runGrepCase(
         environment: context.environment,
         gnuTimePath: context.gnuTimePath,
         stdoutPath: run === 0 ? (outputs[tool] as string) : scratchPath,
+        overwrite: run > 0,
         rssPath: join(context.workDirectory, 'rss.txt'),
       });
       results[tool]?.push(result);
@@ -163,7 +169,7 @@ export async function runGrepCase(
       if (run === 0 && tool > 0) {
         differences[tool] = await compareFiles(outputs[0] as string, outputs[tool] as string);
         await rm(outputs[tool] as string, { force: true });
-      } else if (run > 0) await rm(scratchPath, { force: true });
+      }
     }
   }
   const reference = results[0]?.[0];

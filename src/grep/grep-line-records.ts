@@ -1,7 +1,14 @@
+import { grepReadOptions } from './grep-scan.js';
+
 /** A record's header: selected flag (1 byte), line number (float64), length (uint32). */
 const headerBytes = 13;
 /** Batches are posted at about this size: large enough to make messages rare. */
 export const batchBytes = 256 * 1024;
+/**
+ * A batch's buffer: a batch, then a whole block's text (a scan hands over a block's printed
+ * lines at once, and the worker posts between blocks), so it is reused, not grown.
+ */
+const bufferBytes = batchBytes + grepReadOptions.recycledChunkSize + 1;
 
 /**
  * Collects the lines a part scan prints as compact binary records, to cross from a worker
@@ -17,7 +24,7 @@ export const batchBytes = 256 * 1024;
  */
 export class GrepRecordWriter {
   readonly #plain: boolean;
-  #buffer = Buffer.allocUnsafeSlow(batchBytes);
+  #buffer = Buffer.allocUnsafeSlow(bufferBytes);
   #length = 0;
   #recordCount = 0;
   /** Batches the reader sent back once written: reused, so output allocates nothing. */
@@ -81,7 +88,7 @@ export class GrepRecordWriter {
   take(): Uint8Array {
     const taken = this.#buffer.subarray(0, this.#length);
     const spare = this.#spare.pop();
-    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(batchBytes);
+    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(bufferBytes);
     this.#length = 0;
     this.#recordCount = 0;
     return taken;
@@ -89,7 +96,7 @@ export class GrepRecordWriter {
 
   /** Takes back the buffer of a batch that was read; a grown one (a long line) is let go. */
   recycle(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === batchBytes) this.#spare.push(buffer);
+    if (buffer.byteLength === bufferBytes) this.#spare.push(buffer);
   }
 }
 
