@@ -28,7 +28,10 @@ describe('BytesLineMatcher', () => {
           const text = randomText(next, alphabet, Math.floor(next() ** 2 * 3000));
           const block = Buffer.from(text, 'latin1');
           const expected = reference(block, needleBytes);
-          expect(matcher.matchingLines(block), JSON.stringify({ needle, text })).toEqual(expected);
+          expect(
+            Array.from(matcher.matchingLines(block)),
+            JSON.stringify({ needle, text }),
+          ).toEqual(expected);
           expect(matcher.countMatchingLines(block)).toBe(expected.length);
         }
       }
@@ -41,7 +44,9 @@ describe('BytesLineMatcher', () => {
     ]);
     const whole = Buffer.from('xxxx\nFATAL One\nok\nno FATAL\n', 'latin1');
     const block = whole.subarray(5);
-    expect(new BytesLineMatcher(Buffer.from('FATAL')).matchingLines(block)).toEqual([0, 13]);
+    expect(Array.from(new BytesLineMatcher(Buffer.from('FATAL')).matchingLines(block))).toEqual([
+      0, 13,
+    ]);
   });
 
   it("tells a line's matches (grep -o) as the literal's g regex does, overlaps and all", () => {

@@ -86,7 +86,7 @@ export class CaseFoldingBytesLineMatcher implements LineMatcher {
         true,
       );
     }
-    return this.#simd?.inPlace(bytes) ? this.#simd : undefined;
+    return this.#simd?.reaches(bytes) ? this.#simd : undefined;
   }
 
   #matchesAt(bytes: Buffer, start: number): boolean {

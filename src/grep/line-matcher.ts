@@ -118,7 +118,7 @@ export class BytesLineMatcher implements LineMatcher {
       this.#anchorByte = needle[this.#anchor] as number;
       this.#simd = SimdLiteralSearch.create(needle, pairAnchor(needle, bytes));
     }
-    return (this.#dense || this.#commonAnchor) && this.#simd?.inPlace(block)
+    return (this.#dense || this.#commonAnchor) && this.#simd?.reaches(block)
       ? this.#simd
       : undefined;
   }

@@ -110,6 +110,12 @@ export class SimdLiteralSearch {
     return starts.subarray(0, count);
   }
 
+  /** Whether `block` can be searched: it lies in the kernels' memory, or fits their window. */
+  reaches(block: Uint8Array): boolean {
+    const kernels = this.#kernels;
+    return this.inPlace(block) || (kernels.grown && block.length <= searchWindow.length);
+  }
+
   /** Whether `block` lies in the kernels' memory (a scan's read), searched without a copy. */
   inPlace(block: Uint8Array): boolean {
     return block.buffer === this.#kernels.memory;
