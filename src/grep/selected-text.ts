@@ -13,7 +13,7 @@ import { poolBufferBytes, selectOut, selectStarts, simdKernels } from '../spool/
  * @example
  * ```ts
  * const text = selectedText(block, await matcher.matchingLines(block), true); // grep -v
- * if (text) output.write(text);
+ * if (text) process.stdout.write(text);
  * ```
  */
 export function selectedText(
