@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CommandSpec,
@@ -148,6 +148,10 @@ export async function runGrepCase(
     // runs' outputs, compared, are written as a file is, from nothing.
     if (run === 1) {
       await copyFile(outputs[0] as string, scratchPath).catch(() => writeFile(scratchPath, ''));
+      // Untimed, as after each run: the copy's writeback must not land in the next run.
+      const scratch = await open(scratchPath, 'r+');
+      await scratch.sync();
+      await scratch.close();
     }
     for (let step = 0; step < commands.length; step++) {
       const tool = toolAt(step, run, index, commands.length);

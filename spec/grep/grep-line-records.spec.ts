@@ -19,6 +19,12 @@ describe('GrepRecordWriter', () => {
     expect(writer.take().buffer === first.buffer).toBe(true);
   });
 
+  it('keeps records, added line by line, in buffers of a batch: credit counts buffers', () => {
+    const writer = new GrepRecordWriter();
+    writer.add(Buffer.from('ERROR disk'), 41, true);
+    expect(writer.take().buffer.byteLength).toBe(batchBytes);
+  });
+
   it('hands records over with their line numbers and selection', () => {
     const writer = new GrepRecordWriter();
     writer.add(Buffer.from('ERROR disk'), 41, true);

@@ -47,9 +47,9 @@ export class AnyLiteralLineMatcher implements LineMatcher {
       : kept.map((literal) => new CaseFoldingBytesLineMatcher(literal));
   }
 
-  matchingLines(block: Uint8Array): number[] {
+  matchingLines(block: Uint8Array): ArrayLike<number> {
     const lists = this.#matchers.map((matcher) => matcher.matchingLines(block));
-    return lists.length === 1 ? (lists[0] as number[]) : mergeAscending(lists);
+    return lists.length === 1 ? (lists[0] as ArrayLike<number>) : mergeAscending(lists);
   }
 
   /**

@@ -5,10 +5,11 @@ const headerBytes = 13;
 /** Batches are posted at about this size: large enough to make messages rare. */
 export const batchBytes = 256 * 1024;
 /**
- * A batch's buffer: a batch, then a whole block's text (a scan hands over a block's printed
- * lines at once, and the worker posts between blocks), so it is reused, not grown.
+ * A `plain` batch's buffer: a batch, then a whole block's text (a scan hands over a block's
+ * printed lines at once, and the worker posts between blocks), so it is reused, not grown.
+ * Records come line by line, in buffers of a batch.
  */
-const bufferBytes = batchBytes + grepReadOptions.recycledChunkSize + 1;
+const plainBufferBytes = batchBytes + grepReadOptions.recycledChunkSize + 1;
 
 /**
  * Collects the lines a part scan prints as compact binary records, to cross from a worker
@@ -24,7 +25,8 @@ const bufferBytes = batchBytes + grepReadOptions.recycledChunkSize + 1;
  */
 export class GrepRecordWriter {
   readonly #plain: boolean;
-  #buffer = Buffer.allocUnsafeSlow(bufferBytes);
+  readonly #bufferBytes: number;
+  #buffer: Buffer;
   #length = 0;
   #recordCount = 0;
   /** Batches the reader sent back once written: reused, so output allocates nothing. */
@@ -36,6 +38,8 @@ export class GrepRecordWriter {
    */
   constructor(options: { plain?: boolean } = {}) {
     this.#plain = options.plain ?? false;
+    this.#bufferBytes = this.#plain ? plainBufferBytes : batchBytes;
+    this.#buffer = Buffer.allocUnsafeSlow(this.#bufferBytes);
   }
 
   /** Bytes collected since the last {@link take}. */
@@ -88,7 +92,7 @@ export class GrepRecordWriter {
   take(): Uint8Array {
     const taken = this.#buffer.subarray(0, this.#length);
     const spare = this.#spare.pop();
-    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(bufferBytes);
+    this.#buffer = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(this.#bufferBytes);
     this.#length = 0;
     this.#recordCount = 0;
     return taken;
@@ -96,7 +100,7 @@ export class GrepRecordWriter {
 
   /** Takes back the buffer of a batch that was read; a grown one (a long line) is let go. */
   recycle(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === bufferBytes) this.#spare.push(buffer);
+    if (buffer.byteLength === this.#bufferBytes) this.#spare.push(buffer);
   }
 }
 
