@@ -176,7 +176,9 @@ export class GrepScanState extends GrepSelection {
    * a sink that takes whole runs of lines, hands each run over at once.
    */
   runs(block: Uint8Array, starts: ArrayLike<number>): boolean {
-    const text = this.sink ? selectedText(block, starts, true) : block.subarray(0, 0);
+    // Counting: the block's lines less its matching ones.
+    if (!this.sink) return this.add(linesIn(block) - starts.length);
+    const text = selectedText(block, starts, true);
     if (text) {
       const lines = linesIn(block) - starts.length;
       return this.add(lines) && this.text(text, 0, text.length, lines);

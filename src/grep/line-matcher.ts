@@ -61,7 +61,11 @@ export class BytesLineMatcher implements LineMatcher {
   matchingLines(block: Uint8Array): ArrayLike<number> {
     // Straight from the SIMD kernel's output where it searches the block: no call per line.
     const simd = this.#simdFor(block);
-    if (simd) return this.#noteDensity(block, simd.lineStarts(block) as Int32Array);
+    if (simd) {
+      const starts = simd.lineStarts(block) as Int32Array;
+      this.#noteDensity(block, starts.length);
+      return starts;
+    }
     const starts: number[] = [];
     this.visitLines(block, (lineStart) => {
       starts.push(lineStart);
@@ -99,7 +103,8 @@ export class BytesLineMatcher implements LineMatcher {
     const count = simd
       ? ((visit ? simd.visitLines(block, visit) : simd.countLines(block)) as number)
       : this.#anchoredLines(bytes, visit);
-    return this.#noteDensity(block, count);
+    this.#noteDensity(block, count);
+    return count;
   }
 
   /**
@@ -123,11 +128,9 @@ export class BytesLineMatcher implements LineMatcher {
       : undefined;
   }
 
-  /** Notes whether `block` held a matching line per 4 KiB or more; returns what it found. */
-  #noteDensity<Found extends number | Int32Array>(block: Uint8Array, found: Found): Found {
-    const count = typeof found === 'number' ? found : found.length;
+  /** Notes whether `block`, with `count` matching lines, held one per 4 KiB or more. */
+  #noteDensity(block: Uint8Array, count: number): void {
     this.#dense = count > block.length >> 12;
-    return found;
   }
 
   /** {@link visitLines} with candidates from a byte search for the anchor. */

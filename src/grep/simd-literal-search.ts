@@ -67,18 +67,14 @@ export class SimdLiteralSearch {
    * there were, or `undefined` (nothing visited) where the block is out of reach.
    */
   visitLines(block: Uint8Array, visit: MatchedLineVisitor): number | undefined {
-    const start = this.#place(block);
-    if (start === undefined) return undefined;
-    const end = start + block.length;
     const found: number[] = [];
+    const { words } = this.#kernels;
+    const first = searchOut.offset >> 2;
     // All batches are gathered before any visit: a visitor may search, and so reuse the out area.
-    for (let from = start; from < end; from = this.#kernels.resume.value) {
-      const lines = this.#search(from, end, searchOut.lines);
-      const first = searchOut.offset >> 2;
-      for (const word of this.#kernels.words.subarray(first, first + 3 * lines)) {
-        found.push(word - start);
-      }
-    }
+    const reached = this.#eachBatch(block, (lines, start) => {
+      for (const word of words.subarray(first, first + 3 * lines)) found.push(word - start);
+    });
+    if (!reached) return undefined;
     for (let index = 0; index < found.length; index += 3) {
       visit(found[index] as number, found[index + 1] as number, found[index + 2] as number);
     }
@@ -90,24 +86,21 @@ export class SimdLiteralSearch {
    * block is out of reach: {@link visitLines} without a call per line.
    */
   lineStarts(block: Uint8Array): Int32Array | undefined {
-    const start = this.#place(block);
-    if (start === undefined) return undefined;
-    const end = start + block.length;
     const { words } = this.#kernels;
+    const first = searchOut.offset >> 2;
     let starts = new Int32Array(256);
     let count = 0;
-    for (let from = start; from < end; from = this.#kernels.resume.value) {
-      const lines = this.#search(from, end, searchOut.lines);
+    const reached = this.#eachBatch(block, (lines, start) => {
       if (count + lines > starts.length) {
         const grown = new Int32Array(Math.max(count + lines, starts.length * 2));
         grown.set(starts.subarray(0, count));
         starts = grown;
       }
-      const first = searchOut.offset >> 2;
-      for (let line = 0; line < lines; line++)
+      for (let line = 0; line < lines; line++) {
         starts[count++] = (words[first + 3 * line] as number) - start;
-    }
-    return starts.subarray(0, count);
+      }
+    });
+    return reached ? starts.subarray(0, count) : undefined;
   }
 
   /** Whether `block` can be searched: it lies in the kernels' memory, or fits their window. */
@@ -125,9 +118,24 @@ export class SimdLiteralSearch {
   #place(block: Uint8Array): number | undefined {
     const kernels = this.#kernels;
     if (this.inPlace(block)) return block.byteOffset;
-    if (!kernels.grown || block.length > searchWindow.length) return undefined;
+    if (!this.reaches(block)) return undefined;
     kernels.bytes.set(block, searchWindow.offset);
     return searchWindow.offset;
+  }
+
+  /**
+   * Searches `block` in batches of the out area, calling `batch` with each one's line count
+   * (their words at `searchOut`) and where the block starts in memory; `false`, having searched
+   * nothing, where the block is out of reach.
+   */
+  #eachBatch(block: Uint8Array, batch: (lines: number, start: number) => void): boolean {
+    const start = this.#place(block);
+    if (start === undefined) return false;
+    const end = start + block.length;
+    for (let from = start; from < end; from = this.#kernels.resume.value) {
+      batch(this.#search(from, end, searchOut.lines), start);
+    }
+    return true;
   }
 
   /** One kernel call over `[from, end)` of the memory: lines written up to `capacity`, none with 0. */
