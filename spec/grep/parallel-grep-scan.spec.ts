@@ -334,6 +334,42 @@ describe('parallel grep scan', () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
   });
 
+  it('greps the first part on the calling thread: a worker thread for each later part only', async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    await writeFile(path, denseLog(20_000, 21));
+    /** The process's threads (Linux): a worker thread is one more. */
+    const threadCount = () => readdirSync('/proc/self/task').length;
+    /** The count once the threads of a scan before have exited. */
+    const settledThreadCount = async () => {
+      for (let last = -1; ; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const now = threadCount();
+        if (now === last) return now;
+        last = now;
+      }
+    };
+    // Once, so that the threads Node starts lazily (libuv's pool, V8's) are already there.
+    await parallelGrepScan(path, 'x', { threads: 2 }, { line: () => true, separator: () => {} });
+    for (const threads of [1, 2, 3]) {
+      const before = await settledThreadCount();
+      let during = -1;
+      await parallelGrepScan(
+        path,
+        'x',
+        { threads, lineNumbers: true },
+        {
+          line() {
+            // Seen at the first line, while every part is still being grepped.
+            if (during === -1) during = threadCount();
+            return true;
+          },
+          separator: () => undefined,
+        },
+      );
+      expect(during - before).toBe(threads - 1);
+    }
+  });
+
   it('refuses an invalid pattern before starting threads, and a missing file', async () => {
     const path = join(await tempDirectory(), 'input.log');
     await writeFile(path, 'a\n');

@@ -6,15 +6,18 @@ import { parallelGrepScan } from './parallel-grep-scan.js';
  */
 export interface ParallelGrepCountOptions extends Pick<PatternOptions, 'fixed' | 'ignoreCase'> {
   invert?: boolean;
-  /** Worker threads, one per line-aligned part. Default `defaultThreadCount()`. */
+  /**
+   * Threads, one per line-aligned part (the first on the calling thread, the others on worker
+   * threads). Default `defaultThreadCount()`.
+   */
   threads?: number;
   signal?: AbortSignal;
 }
 
 /**
- * `grep -c` over a file by worker threads, each counting the selected lines of one
- * line-aligned part: the same count as one pass (every line is in exactly one part), a
- * fraction of the time on a multi-core machine. An invalid pattern fails here, before any
+ * `grep -c` over a file by threads (the calling one and workers), each counting the selected
+ * lines of one line-aligned part: the same count as one pass (every line is in exactly one
+ * part), a fraction of the time on a multi-core machine. An invalid pattern fails here, before any
  * thread starts. A shorthand for `parallelGrepScan` with `countOnly`.
  *
  * @example

@@ -2,10 +2,13 @@ import type { FileHandle } from 'node:fs/promises';
 import { throwIfAborted } from '../shared/spoolforge-error.js';
 import { startWorker } from '../shared/start-worker.js';
 import { workerUrl } from '../shared/worker-url.js';
-import { fileParts } from '../spool/parallel-ranges.js';
+import { FileSpoolReader } from '../spool/file-spool-reader.js';
+import { type ByteRange, fileParts } from '../spool/parallel-ranges.js';
+import { readerChunks } from '../spool/reader-chunks.js';
 import { WorkerInbox } from '../spool/worker-inbox.js';
-import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
+import { compileMatcher, type PatternSyntax, patternRegex } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
+import { grepReadOptions, grepScan } from './grep-scan.js';
 import type { GrepScanOptions } from './grep-scan-options.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
 import type { GrepSink } from './grep-sink.js';
@@ -26,7 +29,10 @@ export interface ParallelGrepScanOptions
    * `\n` instead of the line (see `GrepScanOptions.onlyMatching`).
    */
   onlyMatching?: boolean;
-  /** Worker threads, one per line-aligned part. Default `defaultThreadCount()`. */
+  /**
+   * Threads, one per line-aligned part: the first part is grepped on the calling thread, the
+   * others on worker threads. Default `defaultThreadCount()`.
+   */
   threads?: number;
   /**
    * Bytes of output a worker may have posted ahead of what was written before it waits: the
@@ -60,8 +66,9 @@ export interface ParallelGrepScanResult {
 }
 
 /**
- * `grepScan` over a file by worker threads, each grepping one line-aligned part, with the
- * sink called exactly as one pass calls it: lines in file order, line numbers, context groups
+ * `grepScan` over a file by threads, each grepping one line-aligned part (the first on the
+ * calling thread, which writes its lines straight to the sink: no worker to start, no batch to
+ * copy), with the sink called exactly as one pass calls it: lines in file order, line numbers, context groups
  * and `--` across part boundaries, `-m` over the whole file (later parts are stopped). Each
  * worker posts its output in batches and waits when `creditBytes` of it are not yet written,
  * so memory stays bounded however much a part prints. An invalid pattern fails here, before
@@ -103,13 +110,13 @@ export async function parallelGrepScan(
   const parts = await fileParts(path, { threads: options.threads, signal });
   const creditBytes = options.creditBytes ?? 4 * 1024 * 1024;
   const spillBytes = options.spillBytes ?? 256 * 1024 * 1024;
-  // The first part's output is written as it comes; a later one may have to wait its turn.
+  const [first, ...later] = parts;
+  if (!first) return { matchCount: 0, stoppedBySink: false };
+  // A later part's output may have to wait its turn: it spills to a file rather than stall.
   const spills = await Promise.all(
-    parts.map((_, index) =>
-      index > 0 && spillBytes > 0 && !countOnly ? openSpillFile() : undefined,
-    ),
+    later.map(() => (spillBytes > 0 && !countOnly ? openSpillFile() : undefined)),
   );
-  const workers = parts.map((part, index) => {
+  const workers = later.map((part, index) => {
     const task: GrepPartTask = {
       path,
       ...part,
@@ -142,12 +149,30 @@ export async function parallelGrepScan(
   );
   const spilled = new SpillReader();
   try {
-    let total = 0;
-    let printed = 0;
-    let firstLineNumber = 0;
+    const head = await grepFirstPart(path, first, pattern, {
+      ...options,
+      patternOptions,
+      countOnly,
+      tracksLines,
+      plain,
+      maxCount,
+      before,
+      after,
+      merge,
+      sink,
+    });
+    let total = head.selected;
+    let printed = plain ? head.selected : 0;
+    if (head.stopped) {
+      return plain
+        ? { matchCount: printed, stoppedBySink: true }
+        : { matchCount: merge.selected, stoppedBySink: merge.stoppedBySink };
+    }
+    let firstLineNumber = head.lineCount;
     for (const [index, worker] of workers.entries()) {
+      if (countOnly && total >= maxCount) break;
       const inbox = inboxes[index] as WorkerInbox<GrepPartMessage>;
-      const scannedBefore = parts[index]?.start ?? 0;
+      const scannedBefore = later[index]?.start ?? 0;
       merge.startPart(firstLineNumber);
       for (;;) {
         throwIfAborted(signal);
@@ -179,7 +204,6 @@ export async function parallelGrepScan(
         }
       }
       await worker.terminate();
-      if (countOnly && total >= maxCount) break;
     }
     return {
       // Plain output's lines are the selected ones, except with -o: a line without a
@@ -190,5 +214,79 @@ export async function parallelGrepScan(
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
     await Promise.all(spills.map((spill) => spill?.close()));
+  }
+}
+
+/**
+ * Greps the first part on this thread, its lines going straight to the merge (or, plain, its
+ * text to the sink), as a part's worker would post them. `stopped`: the sink or `-m` ended
+ * the output within it.
+ */
+async function grepFirstPart(
+  path: string,
+  part: ByteRange,
+  pattern: string,
+  options: Pick<ParallelGrepScanOptions, 'invert' | 'onlyMatching' | 'signal' | 'onProgress'> & {
+    patternOptions: PatternSyntax;
+    countOnly: boolean;
+    tracksLines: boolean;
+    plain: boolean;
+    maxCount: number;
+    before: number;
+    after: number;
+    merge: OrderedGrepMerge;
+    sink: GrepSink | undefined;
+  },
+): Promise<{ selected: number; lineCount: number; stopped: boolean }> {
+  const { patternOptions, countOnly, plain, merge, sink, signal } = options;
+  const reader = new FileSpoolReader(path);
+  // As in a one-thread grep: a regex the automaton cannot take runs in the pool's worker.
+  const matcher = compileMatcher(pattern, patternOptions);
+  try {
+    let selected = 0;
+    let stopped = false;
+    const result = await grepScan(
+      readerChunks(reader, { ...grepReadOptions, end: part.end, ...(signal ? { signal } : {}) }),
+      {
+        matcher,
+        invert: options.invert ?? false,
+        countOnly,
+        lineNumbers: options.tracksLines,
+        before: options.before,
+        after: options.after,
+        ...(options.onlyMatching
+          ? { onlyMatching: patternRegex(pattern, { ...patternOptions, global: true }) }
+          : {}),
+        ...(countOnly ? { maxCount: options.maxCount } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
+      countOnly
+        ? undefined
+        : {
+            line(bytes, lineNumber, isSelected) {
+              if (plain && isSelected) selected++;
+              stopped = !merge.line(bytes, lineNumber, isSelected);
+              return !stopped;
+            },
+            separator: () => undefined,
+            ...(plain
+              ? {
+                  text: (lines: Uint8Array, lineCount: number) => {
+                    selected += lineCount;
+                    stopped = sink?.text?.(lines, lineCount) === false;
+                    return !stopped;
+                  },
+                }
+              : {}),
+          },
+    );
+    return {
+      selected: countOnly ? result.matchCount : plain ? selected : merge.selected,
+      lineCount: result.nextLineNumber,
+      stopped,
+    };
+  } finally {
+    await matcher.dispose();
+    await reader.close();
   }
 }
