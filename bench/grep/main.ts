@@ -1,9 +1,11 @@
 /**
  * The grep corpus benchmark: `npm run bench:grep -- [--size 4G] [--runs 3] [--stat median|min]
- * [--shape multi-service|access|all] [--only REGEX] [--results PATH] [--ignore-load]`. Times
- * `spoolforge grep` on a corpus of patterns, on two generated log shapes, against GNU grep,
- * `rg` and `rg --no-mmap`, checks every output against GNU grep's byte for byte, and prints and
- * writes a Markdown table with each case's ratio to the fastest peer and a summary.
+ * [--shape multi-service|access|all] [--only REGEX] [--results PATH] [--ignore-load]
+ * [--output-dir DIR] [--fresh]`. Times `spoolforge grep` on a corpus of patterns, on two
+ * generated log shapes, against GNU grep, `rg` and `rg --no-mmap`, checks every output against
+ * GNU grep's byte for byte, and prints and writes a Markdown table with each case's ratio to the
+ * fastest peer and a summary. `--fresh` writes each log again before its cases, so the page
+ * cache holds it as just written (see `rewriteLog`): the state in which `rg`'s mmap is fastest.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { ensureLog, type LogShape, multiServiceLog } from '../shared/generate-lo
 import { times } from '../shared/goal-result.js';
 import { findGnuTime, runCommand, toolEnvironment } from '../shared/measure.js';
 import { renderMarkdownTable, writeResults } from '../shared/report.js';
+import { rewriteLog } from '../shared/rewrite-log.js';
 import { accessLog } from './generate-access-log.js';
 import { caseName, grepCorpus, type ShapeName } from './grep-corpus.js';
 import { findGrepWarnings, grepColumns, ratioLimit, summarize } from './grep-report.js';
@@ -36,6 +39,7 @@ function readOptions() {
     stat: { type: 'string', default: 'median' },
     'ignore-load': { type: 'boolean', default: false },
     'output-dir': { type: 'string' },
+    fresh: { type: 'boolean', default: false },
   });
   const { shape, only, stat } = options.values;
   if (shape !== 'all' && !(String(shape) in shapes)) {
@@ -55,6 +59,7 @@ function readOptions() {
     statistic: stat as 'median' | 'min',
     ignoreLoad: options.values['ignore-load'] === true,
     outputDir: options.values['output-dir'] as string | undefined,
+    fresh: options.values.fresh === true,
   };
 }
 
@@ -85,6 +90,7 @@ async function main(): Promise<void> {
       const logPath = await ensureLog({ size: options.size, shape: shapes[shapeName] });
       logs[shapeName] = logPath;
       console.error(`${shapeName}: ${logPath}`);
+      if (options.fresh) rewriteLog(logPath);
       // Read once before anything is timed, so every tool finds it in the page cache.
       await runCommand(
         { argv: ['wc', '-l'], stdinPath: logPath },
@@ -114,7 +120,7 @@ async function main(): Promise<void> {
   const table = renderMarkdownTable(grepColumns, results);
   const summary = summarize(results);
   const notes = [
-    `logs of ${options.sizeLabel} (${options.size} bytes): ${Object.values(logs).join(', ')}; page cache warm`,
+    `logs of ${options.sizeLabel} (${options.size} bytes): ${Object.values(logs).join(', ')}; page cache warm${options.fresh ? ', each log written again just before its cases (--fresh)' : ''}`,
     `${options.statistic} of ${options.runs} runs, wall time spawn to exit; tools interleaved, their order rotated each round`,
     `ratio: spoolforge over the fastest of GNU grep (-a, -F for fixed strings, else -E; LC_ALL=C), rg and rg --no-mmap that printed GNU grep's bytes; over ${times(ratioLimit)} is marked`,
     `versions: node ${process.version}; ${firstLine(['grep', '--version'])}; ${ripgrep ? ripgrepVersion : 'rg not installed'}`,
