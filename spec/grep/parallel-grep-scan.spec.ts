@@ -399,4 +399,24 @@ describe('parallel grep scan', () => {
     const error = await scan.catch((caught) => caught);
     expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_ABORTED');
   });
+  it('stops a backtracking regex in the first part when aborted, at once', {
+    timeout: 120_000,
+  }, async () => {
+    const path = join(await tempDirectory(), 'input.log');
+    // Seconds of backtracking a line for a regex with a backreference (no automaton takes it),
+    // all in the first part: its scan runs in the regex pool's worker, which only an abort stops.
+    await writeFile(path, `${'a'.repeat(28)}\n`.repeat(3) + 'x\n'.repeat(60));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const scan = parallelGrepScan(
+      path,
+      '(a|a)*\\1[bc]',
+      { threads: 2, signal: controller.signal },
+      { line: () => true, separator: () => undefined },
+    );
+    const error = await scan.catch((caught) => caught);
+    expect(SpoolforgeError.isInstance(error) && error.code).toBe('E_ABORTED');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });

@@ -240,8 +240,9 @@ async function grepFirstPart(
 ): Promise<{ selected: number; lineCount: number; stopped: boolean }> {
   const { patternOptions, countOnly, plain, merge, sink, signal } = options;
   const reader = new FileSpoolReader(path);
-  // As in a one-thread grep: a regex the automaton cannot take runs in the pool's worker.
-  const matcher = compileMatcher(pattern, patternOptions);
+  // As in a one-thread grep: a regex the automaton cannot take runs in the pool's worker,
+  // which an abort terminates (a backtracking regex yields to nothing else).
+  const matcher = compileMatcher(pattern, { ...patternOptions, ...(signal ? { signal } : {}) });
   try {
     let selected = 0;
     let stopped = false;
