@@ -4,11 +4,11 @@ const copyBytes = 8 * 1024 * 1024;
 
 /**
  * Writes `path` again, 8 MiB at a time, into a new file renamed over it, and syncs it: the
- * page cache then holds the log as a program that has just written it leaves it. How a file
- * came into the cache changes what mmap costs: on this bench's Linux 6.18 with ext4, a file
+ * page cache then holds the log as a program that has just written it leaves it. How the
+ * cache holds a file changes what mmap costs: on this bench's Linux 6.18 with ext4, a file
  * just written sits in 2 MiB folios and `rg` (which maps a single file) counts a rare literal
- * in a 4 GiB log in about 0.2 s; the same bytes read back into the cache after eviction sit
- * in small pages and take it 0.5–0.6 s. `read()` costs about the same either way. Synchronous:
+ * in a 4 GiB log in about 0.2 s; read back while memory is fragmented, the same bytes sit in
+ * 4 KiB pages and take it 0.5–0.6 s. `read()` costs about the same either way. Synchronous:
  * the bench times nothing meanwhile.
  *
  * @example

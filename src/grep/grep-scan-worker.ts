@@ -7,27 +7,18 @@ import { countNewlines } from '../spool/newlines.js';
 import { workerFailure } from '../spool/parallel-ranges.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import { tailOffset } from '../spool/tail-offset.js';
-import { compileMatcher, type PatternSyntax, patternRegex } from './compile-matcher.js';
+import { compileMatcher } from './compile-matcher.js';
 import { batchBytes, GrepRecordWriter } from './grep-line-records.js';
 import { grepReadOptions, grepScan } from './grep-scan.js';
+import { type PartScanFlags, partScanOptions } from './part-scan-options.js';
 
 /**
  * What one worker greps: a part of a file and the grep flags.
  */
-export interface GrepPartTask {
+export interface GrepPartTask extends PartScanFlags {
   path: string;
   start: number;
   end: number;
-  pattern: string;
-  patternOptions: PatternSyntax;
-  invert: boolean;
-  before: number;
-  after: number;
-  /** Line numbers are needed (printed, or to merge context across parts). */
-  tracksLines: boolean;
-  countOnly: boolean;
-  /** No part can add more than this many selected lines to the total. */
-  maxCount: number;
   /** Posted bytes not yet acknowledged above which the worker waits for the main thread. */
   creditBytes: number;
   /**
@@ -38,8 +29,6 @@ export interface GrepPartTask {
   spillBytes: number;
   /** Batches are the printed text itself (each selected line and `\n`), not records. */
   plain: boolean;
-  /** `grep -o`: a selected line is sent as its non-empty matches joined by `\n`. */
-  onlyMatching: boolean;
 }
 
 /**
@@ -114,17 +103,8 @@ async function scanPart(): Promise<GrepPartMessage> {
       readerChunks(reader, { ...grepReadOptions, start: scanStart, end: task.end }),
       {
         matcher,
-        invert: task.invert,
-        countOnly: task.countOnly,
-        lineNumbers: task.tracksLines,
+        ...partScanOptions(task),
         firstLineNumber: -leadingLines,
-        before: task.before,
-        after: task.after,
-        ...(task.onlyMatching
-          ? { onlyMatching: patternRegex(task.pattern, { ...task.patternOptions, global: true }) }
-          : {}),
-        // The sink applies the cap: the leading lines' matches do not count.
-        ...(task.countOnly ? { maxCount: task.maxCount } : {}),
         onProgress: async (scanned) => {
           // A rare match still reaches the output soon; frequent ones go in full batches.
           if (writer.size >= batchBytes || (writer.size > 0 && Date.now() - lastPost > 50)) {

@@ -17,8 +17,8 @@ export interface ParallelGrepCountOptions extends Pick<PatternOptions, 'fixed' |
 /**
  * `grep -c` over a file by threads (the calling one and workers), each counting the selected
  * lines of one line-aligned part: the same count as one pass (every line is in exactly one
- * part), a fraction of the time on a multi-core machine. An invalid pattern fails here, before any
- * thread starts. A shorthand for `parallelGrepScan` with `countOnly`.
+ * part), a fraction of the time on a multi-core machine. An invalid pattern fails here, before
+ * any thread starts. A shorthand for `parallelGrepScan` with `countOnly`.
  *
  * @example
  * ```ts

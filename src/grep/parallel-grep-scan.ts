@@ -6,13 +6,14 @@ import { FileSpoolReader } from '../spool/file-spool-reader.js';
 import { type ByteRange, fileParts } from '../spool/parallel-ranges.js';
 import { readerChunks } from '../spool/reader-chunks.js';
 import { WorkerInbox } from '../spool/worker-inbox.js';
-import { compileMatcher, type PatternSyntax, patternRegex } from './compile-matcher.js';
+import { compileMatcher, type PatternSyntax } from './compile-matcher.js';
 import { readGrepRecords } from './grep-line-records.js';
 import { grepReadOptions, grepScan } from './grep-scan.js';
 import type { GrepScanOptions } from './grep-scan-options.js';
 import type { GrepPartMessage, GrepPartTask } from './grep-scan-worker.js';
 import type { GrepSink } from './grep-sink.js';
 import { OrderedGrepMerge } from './ordered-grep-merge.js';
+import { type PartScanFlags, partScanOptions } from './part-scan-options.js';
 import { openSpillFile, SpillReader } from './spill-file.js';
 
 /**
@@ -67,11 +68,11 @@ export interface ParallelGrepScanResult {
 
 /**
  * `grepScan` over a file by threads, each grepping one line-aligned part (the first on the
- * calling thread, which writes its lines straight to the sink: no worker to start, no batch to
- * copy), with the sink called exactly as one pass calls it: lines in file order, line numbers, context groups
- * and `--` across part boundaries, `-m` over the whole file (later parts are stopped). Each
- * worker posts its output in batches and waits when `creditBytes` of it are not yet written,
- * so memory stays bounded however much a part prints. An invalid pattern fails here, before
+ * calling thread, which writes its lines straight to the sink: no worker to start, no batch
+ * to copy), with the sink called exactly as one pass calls it: lines in file order, line
+ * numbers, context groups and `--` across part boundaries, `-m` over the whole file (later
+ * parts are stopped). Each worker posts its output in batches and waits when `creditBytes` of
+ * it are not yet written, so memory stays bounded however much a part prints. An invalid pattern fails here, before
  * any thread starts.
  *
  * @example
@@ -116,23 +117,26 @@ export async function parallelGrepScan(
   const spills = await Promise.all(
     later.map(() => (spillBytes > 0 && !countOnly ? openSpillFile() : undefined)),
   );
+  const flags: PartScanFlags = {
+    pattern,
+    patternOptions,
+    invert: options.invert ?? false,
+    before,
+    after,
+    tracksLines,
+    countOnly,
+    maxCount,
+    onlyMatching: options.onlyMatching === true,
+  };
   const workers = later.map((part, index) => {
     const task: GrepPartTask = {
       path,
       ...part,
-      pattern,
-      patternOptions,
-      invert: options.invert ?? false,
-      before,
-      after,
-      tracksLines,
-      countOnly,
-      maxCount,
+      ...flags,
       creditBytes,
       spillFd: spills[index]?.fd,
       spillBytes,
       plain,
-      onlyMatching: options.onlyMatching === true,
     };
     return startWorker(workerUrl('grep/grep-scan-worker.js'), {
       workerData: task,
@@ -149,17 +153,12 @@ export async function parallelGrepScan(
   );
   const spilled = new SpillReader();
   try {
-    const head = await grepFirstPart(path, first, pattern, {
-      ...options,
-      patternOptions,
-      countOnly,
-      tracksLines,
+    const head = await grepFirstPart(path, first, flags, {
       plain,
-      maxCount,
-      before,
-      after,
       merge,
       sink,
+      ...(signal ? { signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     let total = head.selected;
     let printed = plain ? head.selected : 0;
@@ -225,24 +224,22 @@ export async function parallelGrepScan(
 async function grepFirstPart(
   path: string,
   part: ByteRange,
-  pattern: string,
-  options: Pick<ParallelGrepScanOptions, 'invert' | 'onlyMatching' | 'signal' | 'onProgress'> & {
-    patternOptions: PatternSyntax;
-    countOnly: boolean;
-    tracksLines: boolean;
+  flags: PartScanFlags,
+  options: Pick<ParallelGrepScanOptions, 'signal' | 'onProgress'> & {
     plain: boolean;
-    maxCount: number;
-    before: number;
-    after: number;
     merge: OrderedGrepMerge;
     sink: GrepSink | undefined;
   },
 ): Promise<{ selected: number; lineCount: number; stopped: boolean }> {
-  const { patternOptions, countOnly, plain, merge, sink, signal } = options;
+  const { countOnly } = flags;
+  const { plain, merge, sink, signal } = options;
   const reader = new FileSpoolReader(path);
   // As in a one-thread grep: a regex the automaton cannot take runs in the pool's worker,
   // which an abort terminates (a backtracking regex yields to nothing else).
-  const matcher = compileMatcher(pattern, { ...patternOptions, ...(signal ? { signal } : {}) });
+  const matcher = compileMatcher(flags.pattern, {
+    ...flags.patternOptions,
+    ...(signal ? { signal } : {}),
+  });
   try {
     let selected = 0;
     let stopped = false;
@@ -250,15 +247,7 @@ async function grepFirstPart(
       readerChunks(reader, { ...grepReadOptions, end: part.end, ...(signal ? { signal } : {}) }),
       {
         matcher,
-        invert: options.invert ?? false,
-        countOnly,
-        lineNumbers: options.tracksLines,
-        before: options.before,
-        after: options.after,
-        ...(options.onlyMatching
-          ? { onlyMatching: patternRegex(pattern, { ...patternOptions, global: true }) }
-          : {}),
-        ...(countOnly ? { maxCount: options.maxCount } : {}),
+        ...partScanOptions(flags),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       },
       countOnly
